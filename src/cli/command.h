@@ -1,0 +1,44 @@
+#pragma once
+// Subcommand registry. Each cmd_<name>.cpp registers itself from a static
+// initializer, so adding a subcommand touches no other file.
+//
+//   UCUTLASS_COMMAND(check, "Check a DSL program for legality", [](CLI::App& app, const GlobalOptions& g) {
+//     auto* file = ...; app.add_option("FILE", ...)->required();
+//     return [=, &g] { return run_check(...); };   // runs after parsing; returns the exit code
+//   });
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+namespace ucutlass::cli {
+
+// Options every subcommand accepts.
+struct GlobalOptions {
+  bool json = false;   // machine-readable output on stdout
+  bool stats = false;  // phase timers to stderr (or into the JSON)
+};
+
+// Exit codes shared by every subcommand.
+enum ExitCode : int { kExitOk = 0, kExitFailure = 1, kExitUsage = 2 };
+
+using Action = std::function<int()>;
+using Setup = std::function<Action(CLI::App& sub, const GlobalOptions& global)>;
+
+struct CommandSpec {
+  std::string name;
+  std::string summary;
+  Setup setup;
+};
+
+std::vector<CommandSpec>& command_registry();
+
+struct CommandRegistrar {
+  explicit CommandRegistrar(CommandSpec spec) { command_registry().push_back(std::move(spec)); }
+};
+
+#define UCUTLASS_COMMAND(NAME, SUMMARY, SETUP) \
+  static ::ucutlass::cli::CommandRegistrar ucutlass_register_##NAME{{#NAME, SUMMARY, SETUP}}
+
+}  // namespace ucutlass::cli

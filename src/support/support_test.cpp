@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include "support/diagnostic.h"
+#include "support/did_you_mean.h"
+#include "support/sha256.h"
+#include "support/source_file.h"
+
+namespace ucutlass {
+namespace {
+
+TEST(Sha256, KnownVectors) {
+  EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  EXPECT_EQ(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  EXPECT_EQ(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  EXPECT_EQ(sha256_hex(std::string(1000000, 'a')),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+TEST(DidYouMean, FindsCloseNamesOnly) {
+  std::vector<std::string> names = {"cooperative", "pingpong", "warpspecialized", "auto"};
+  EXPECT_EQ(closest_name("cooperativ", names), "cooperative");
+  EXPECT_EQ(closest_name("pinpong", names), "pingpong");
+  EXPECT_EQ(closest_name("xyz", names), "");
+  EXPECT_EQ(edit_distance("ab", "ba"), 1);
+  EXPECT_EQ(edit_distance("kitten", "sitting"), 3);
+}
+
+TEST(SourceFile, LineAndColumn) {
+  SourceFile f("x.dsl", "ab\ncd\n\nef");
+  EXPECT_EQ(f.line_col(0).line, 1);
+  EXPECT_EQ(f.line_col(4).line, 2);
+  EXPECT_EQ(f.line_col(4).column, 2);
+  EXPECT_EQ(f.line_text(2), "cd");
+  EXPECT_EQ(f.line_text(3), "");
+  EXPECT_EQ(f.line_text(4), "ef");
+  EXPECT_EQ(f.line_col(100).line, 4);
+}
+
+TEST(Diagnostic, RendersLocationCaretLegalAndHint) {
+  SourceFile f("k.dsl", "kernel k = gemm()\n  .with_tile(100, 128, 64)\n");
+  Diagnostics d(f);
+  d.error(Span{31, 34}, "tile M = 100 is not a multiple of 64", "64, 128, 192, 256", "use 128");
+  EXPECT_EQ(d.render(),
+            "k.dsl:2:14: error: tile M = 100 is not a multiple of 64\n"
+            "    .with_tile(100, 128, 64)\n"
+            "               ^~~\n"
+            "  legal: 64, 128, 192, 256\n"
+            "  hint: use 128\n");
+  EXPECT_TRUE(d.has_errors());
+}
+
+TEST(Diagnostic, BinaryBytesAreMadePrintable) {
+  SourceFile f("b.dsl", std::string("\x01\x02zz\xff", 5));
+  Diagnostics d(f);
+  d.error(Span{2, 4}, "bad");
+  EXPECT_EQ(d.render(), "b.dsl:1:3: error: bad\n  ??zz?\n    ^~\n");
+}
+
+}  // namespace
+}  // namespace ucutlass
