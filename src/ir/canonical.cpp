@@ -1,0 +1,64 @@
+#include "ir/canonical.h"
+
+#include <cstdio>
+
+#include "support/sha256.h"
+
+namespace ucutlass::ir {
+
+namespace {
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+std::string shape(const Shape3& s) {
+  return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+}  // namespace
+
+std::string canonical_text(const GemmKernel& k) {
+  std::string s = "kernel " + k.name + " = gemm(m=" + std::to_string(k.m.value) + ",n=" +
+                  std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
+                  ",batch=" + std::to_string(k.batch.value) + ")\n";
+  auto line = [&](const std::string& key, const std::string& value) { s += "  " + key + "=" + value + "\n"; };
+  line("arch", std::string(name_of(k.arch.value)));
+  line("types", std::string(name_of(k.a.value)) + "," + std::string(name_of(k.b.value)) + "," +
+                    std::string(name_of(k.c.value)) + "," + std::string(name_of(k.d.value)) + "," +
+                    std::string(name_of(k.acc.value)));
+  line("layouts", std::string(name_of(k.layout_a.value)) + "," + std::string(name_of(k.layout_b.value)) + "," +
+                      std::string(name_of(k.layout_c.value)));
+  line("math", std::string(name_of(k.math.value)));
+  line("tile", shape(k.tile.value));
+  line("cluster", shape(k.cluster.value));
+  line("warps", shape(k.warps.value));
+  line("schedule", std::string(name_of(k.schedule.value)) + "," +
+                       std::string(name_of(k.epilogue_schedule.value)));
+  line("stages", std::to_string(k.stages.value));
+  line("alignment", std::to_string(k.align_a.value) + "," + std::to_string(k.align_b.value) + "," +
+                        std::to_string(k.align_c.value));
+  line("raster", std::string(name_of(k.raster.value)) + ",swizzle=" + std::to_string(k.swizzle.value));
+  line("scheduler", std::string(name_of(k.scheduler.value)) + ",splits=" + std::to_string(k.splits.value));
+  line("alpha", num(k.alpha.value));
+  line("beta", num(k.beta.value));
+  for (const EpilogueStep& e : k.epilogue) {
+    if (e.kind == EpilogueStep::Kind::bias)
+      line("bias", std::string(name_of(e.bias)) + "," + std::string(name_of(e.bias_type)));
+    else
+      line("act", std::string(name_of(e.act)) + "," + num(e.p0) + "," + num(e.p1));
+  }
+  return s;
+}
+
+std::string canonical_text(const Program& p) {
+  std::string s = "ucutlass-ir 1\n";
+  for (const GemmKernel& k : p.kernels) s += canonical_text(k);
+  return s;
+}
+
+std::string program_hash(const Program& p) { return sha256_hex(canonical_text(p)).substr(0, 16); }
+
+}  // namespace ucutlass::ir

@@ -1,0 +1,17 @@
+#pragma once
+// Canonical text of a resolved program: every setting spelled out in a fixed
+// order, no spans, no comments. Two programs that mean the same kernel have
+// the same canonical text, hence the same hash, namespace and build-cache key.
+#include <string>
+
+#include "ir/gemm_kernel.h"
+
+namespace ucutlass::ir {
+
+std::string canonical_text(const GemmKernel& k);
+std::string canonical_text(const Program& p);
+// First 16 hex digits of SHA-256 of the canonical text: the `<hash>` of
+// `ucutlass_<hash>.h` and its namespace.
+std::string program_hash(const Program& p);
+
+}  // namespace ucutlass::ir

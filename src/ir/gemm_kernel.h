@@ -1,0 +1,91 @@
+#pragma once
+// The typed IR of one GEMM-family kernel: D = act(alpha * op(A) op(B) + beta * C + bias).
+//
+// Lowering (lower.h) fills it from the syntax tree; every setting remembers
+// the span of the source text that set it (or the span of the whole kernel
+// when it was left to default), so a legality error points at the setting
+// that caused it. `auto` settings are concrete only after resolve_auto().
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/types.h"
+#include "support/source_file.h"
+
+namespace ucutlass::ir {
+
+// A setting with its origin. `is_auto` means the program asked for `auto` or
+// said nothing; resolve_auto() replaces the value and keeps the flag, so
+// diagnostics can say "auto chose ...".
+template <class T>
+struct Setting {
+  T value{};
+  Span span;
+  bool is_auto = true;
+};
+
+// A problem extent: a fixed size known at compile time, or 0 for one given
+// at run time (then alignment is checked by the host entry, not here).
+struct Extent {
+  int64_t value = 0;
+  Span span;
+  bool is_dynamic() const { return value == 0; }
+};
+
+struct Shape3 {
+  int m = 0, n = 0, k = 0;
+  bool operator==(const Shape3&) const = default;
+};
+
+struct EpilogueStep {
+  enum class Kind { bias, activation };
+  Kind kind = Kind::activation;
+  BiasKind bias = BiasKind::col;
+  DType bias_type = DType::void_;  // void: same as the output type
+  Activation act = Activation::relu;
+  double p0 = 0, p1 = 0;  // leaky_relu slope; clamp lower, upper
+  Span span;
+};
+
+struct GemmKernel {
+  std::string name;
+  Span span;       // the whole declaration
+  Span name_span;
+
+  // Problem. batch > 1 makes it a strided batched GEMM.
+  Extent m, n, k;
+  Extent batch{1, {}};
+
+  Setting<Arch> arch{Arch::sm90a};
+  // Element types: A, B, C (source; void = not read), D (output), accumulator.
+  Setting<DType> a{DType::f16}, b{DType::f16}, c{DType::f16}, d{DType::f16}, acc{DType::f32};
+  Setting<Layout> layout_a{Layout::row}, layout_b{Layout::col}, layout_c{Layout::row};
+  Setting<MathPath> math{MathPath::tensor_op};
+
+  Setting<Shape3> tile;     // threadblock (CTA) tile
+  Setting<Shape3> cluster;  // SM90 thread block cluster
+  Setting<Shape3> warps;    // SM80 warps per CTA along M, N, K
+  Setting<KernelSchedule> schedule{KernelSchedule::auto_};
+  Setting<EpilogueSchedule> epilogue_schedule{EpilogueSchedule::auto_};
+  Setting<int> stages{0};  // 0 once resolved on SM90 = as many as shared memory allows
+  Setting<int> align_a, align_b, align_c;  // elements
+  Setting<RasterOrder> raster{RasterOrder::heuristic};
+  Setting<int> swizzle{1};
+  Setting<TileScheduler> scheduler{TileScheduler::auto_};
+  Setting<int> splits{1};  // split_k slices
+
+  // Epilogue: alpha and beta are defaults the host entry can override.
+  Setting<double> alpha{1.0};
+  Setting<double> beta{0.0};
+  std::vector<EpilogueStep> epilogue;
+
+  bool has_source() const { return c.value != DType::void_; }
+  bool has_bias() const;
+  const EpilogueStep* bias_step() const;
+};
+
+struct Program {
+  std::vector<GemmKernel> kernels;
+};
+
+}  // namespace ucutlass::ir

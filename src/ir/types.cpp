@@ -1,0 +1,78 @@
+#include "ir/types.h"
+
+namespace ucutlass::ir {
+
+#define UCUTLASS_ENUM_TABLE(E, ...)                                              \
+  template <>                                                                    \
+  const std::vector<std::pair<E, std::string_view>>& EnumNames<E>::table() {     \
+    static const std::vector<std::pair<E, std::string_view>> t = {__VA_ARGS__};  \
+    return t;                                                                    \
+  }
+
+UCUTLASS_ENUM_TABLE(Arch, {Arch::sm90a, "sm90a"}, {Arch::sm80, "sm80"})
+UCUTLASS_ENUM_TABLE(DType, {DType::f16, "f16"}, {DType::bf16, "bf16"}, {DType::f32, "f32"},
+                    {DType::e4m3, "e4m3"}, {DType::e5m2, "e5m2"}, {DType::void_, "void"})
+UCUTLASS_ENUM_TABLE(Layout, {Layout::row, "row"}, {Layout::col, "col"})
+UCUTLASS_ENUM_TABLE(MathPath, {MathPath::tensor_op, "tensor_op"}, {MathPath::tf32, "tf32"},
+                    {MathPath::tf32x3, "tf32x3"}, {MathPath::simt, "simt"},
+                    {MathPath::fast_accum, "fast_accum"})
+UCUTLASS_ENUM_TABLE(KernelSchedule, {KernelSchedule::auto_, "auto"},
+                    {KernelSchedule::warpspecialized, "warpspecialized"},
+                    {KernelSchedule::cooperative, "cooperative"}, {KernelSchedule::pingpong, "pingpong"},
+                    {KernelSchedule::cpasync, "cpasync"},
+                    {KernelSchedule::cpasync_cooperative, "cpasync_cooperative"},
+                    {KernelSchedule::cpasync_pingpong, "cpasync_pingpong"},
+                    {KernelSchedule::multistage, "multistage"})
+UCUTLASS_ENUM_TABLE(EpilogueSchedule, {EpilogueSchedule::auto_, "auto"}, {EpilogueSchedule::tma, "tma"},
+                    {EpilogueSchedule::tma_warpspecialized, "tma_warpspecialized"},
+                    {EpilogueSchedule::tma_cooperative, "tma_cooperative"},
+                    {EpilogueSchedule::nosmem, "nosmem"})
+UCUTLASS_ENUM_TABLE(TileScheduler, {TileScheduler::auto_, "auto"}, {TileScheduler::persistent, "persistent"},
+                    {TileScheduler::stream_k, "stream_k"}, {TileScheduler::split_k, "split_k"})
+UCUTLASS_ENUM_TABLE(RasterOrder, {RasterOrder::heuristic, "heuristic"}, {RasterOrder::along_m, "along_m"},
+                    {RasterOrder::along_n, "along_n"})
+UCUTLASS_ENUM_TABLE(BiasKind, {BiasKind::col, "col"}, {BiasKind::row, "row"})
+UCUTLASS_ENUM_TABLE(Activation, {Activation::relu, "relu"}, {Activation::gelu, "gelu"},
+                    {Activation::gelu_tanh, "gelu_tanh"}, {Activation::silu, "silu"},
+                    {Activation::sigmoid, "sigmoid"}, {Activation::tanh, "tanh"},
+                    {Activation::leaky_relu, "leaky_relu"}, {Activation::clamp, "clamp"})
+
+#undef UCUTLASS_ENUM_TABLE
+
+int bits_of(DType t) {
+  switch (t) {
+    case DType::f16: case DType::bf16: return 16;
+    case DType::f32: return 32;
+    case DType::e4m3: case DType::e5m2: return 8;
+    case DType::void_: return 0;
+  }
+  return 0;
+}
+
+bool is_fp8(DType t) { return t == DType::e4m3 || t == DType::e5m2; }
+
+std::string_view cutlass_type(DType t) {
+  switch (t) {
+    case DType::f16: return "cutlass::half_t";
+    case DType::bf16: return "cutlass::bfloat16_t";
+    case DType::f32: return "float";
+    case DType::e4m3: return "cutlass::float_e4m3_t";
+    case DType::e5m2: return "cutlass::float_e5m2_t";
+    case DType::void_: return "void";
+  }
+  return "void";
+}
+
+std::string_view torch_dtype(DType t) {
+  switch (t) {
+    case DType::f16: return "torch.float16";
+    case DType::bf16: return "torch.bfloat16";
+    case DType::f32: return "torch.float32";
+    case DType::e4m3: return "torch.float8_e4m3fn";
+    case DType::e5m2: return "torch.float8_e5m2";
+    case DType::void_: return "None";
+  }
+  return "None";
+}
+
+}  // namespace ucutlass::ir

@@ -1,0 +1,88 @@
+#pragma once
+// The vocabulary of the typed IR: element types, layouts, architectures,
+// schedules. Each enum has one name table (types.cpp) used for parsing,
+// printing, canonical text and diagnostics alike, so the spellings cannot
+// drift apart.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ucutlass::ir {
+
+enum class Arch { sm90a, sm80 };
+
+enum class DType { f16, bf16, f32, e4m3, e5m2, void_ };
+
+// Storage order of a matrix as CUTLASS names it: `row` = RowMajor,
+// `col` = ColumnMajor. For A (M x K) row is K-major; for B (K x N) col is
+// K-major, which is how nn.Linear stores its weight.
+enum class Layout { row, col };
+
+// How the multiply-accumulate runs.
+//   tensor_op   native tensor cores for the input type (f16, bf16, fp8)
+//   tf32        f32 inputs rounded to TF32 on tensor cores (~1e-3 relative)
+//   tf32x3      f32 inputs split into TF32 big+small parts, three products:
+//               near-f32 accuracy at about a third of TF32 speed
+//   simt        plain f32 FMA on CUDA cores (exact f32, slowest)
+//   fast_accum  fp8 with the faster, less exact accumulation of Hopper
+enum class MathPath { tensor_op, tf32, tf32x3, simt, fast_accum };
+
+enum class KernelSchedule {
+  auto_,
+  warpspecialized,      // SM90 TMA warp-specialized
+  cooperative,          // SM90 TMA warp-specialized cooperative
+  pingpong,             // SM90 TMA warp-specialized ping-pong
+  cpasync,              // SM90 cp.async warp-specialized (unaligned operands)
+  cpasync_cooperative,
+  cpasync_pingpong,
+  multistage,           // SM80 cp.async multistage mainloop
+};
+
+enum class EpilogueSchedule { auto_, tma, tma_warpspecialized, tma_cooperative, nosmem };
+
+enum class TileScheduler { auto_, persistent, stream_k, split_k };
+
+enum class RasterOrder { heuristic, along_m, along_n };
+
+// Where a bias vector broadcasts: `col` = one value per output column
+// (length N, nn.Linear's bias; CUTLASS "PerColBias"), `row` = one value per
+// output row (length M).
+enum class BiasKind { col, row };
+
+enum class Activation { relu, gelu, gelu_tanh, silu, sigmoid, tanh, leaky_relu, clamp };
+
+template <class E>
+struct EnumNames {
+  static const std::vector<std::pair<E, std::string_view>>& table();
+};
+
+template <class E>
+std::string_view name_of(E e) {
+  for (const auto& [v, n] : EnumNames<E>::table())
+    if (v == e) return n;
+  return "?";
+}
+
+template <class E>
+std::optional<E> parse_enum(std::string_view s) {
+  for (const auto& [v, n] : EnumNames<E>::table())
+    if (n == s) return v;
+  return std::nullopt;
+}
+
+template <class E>
+std::vector<std::string> all_names() {
+  std::vector<std::string> out;
+  for (const auto& [v, n] : EnumNames<E>::table()) out.emplace_back(n);
+  return out;
+}
+
+int bits_of(DType t);
+bool is_fp8(DType t);
+// The CUTLASS C++ type for an element type ("cutlass::bfloat16_t", "void").
+std::string_view cutlass_type(DType t);
+// The PyTorch dtype name ("torch.bfloat16").
+std::string_view torch_dtype(DType t);
+
+}  // namespace ucutlass::ir
