@@ -1,0 +1,414 @@
+"""Command line: python3 -m ucutlass_harness <subcommand> ...
+
+Exit codes: 0 the command ran (whatever the verdicts), 1 the command failed
+(e.g. tracing failed), 2 usage error (bad flag, missing file). With --json the
+result is one JSON document on stdout; errors are JSON too
+({"format": "ucutlass-error", "error": ..., "verdict": ...}).
+"""
+
+import argparse
+import json
+import os
+import re
+import sys
+import time
+
+from . import kernelbench, problem, results, static_check, tolerance, worker
+
+USAGE_ERROR = 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _emit(obj, args, human=None, out=None):
+    text = json.dumps(obj, indent=1, sort_keys=False)
+    if out:
+        os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+        with open(out, "w", encoding="utf-8") as f:
+            f.write(text + "\n")
+    if getattr(args, "json", False) or human is None:
+        print(text)
+    else:
+        print(human)
+
+
+def _require_file(path, what):
+    if not os.path.isfile(path):
+        raise UsageError(f"{what} {path!r}: no such file")
+
+
+def _add_eval_options(p):
+    p.add_argument("--backend", choices=["cuda", "cutlass", "any"], default="cuda",
+                   help="static rule set: cuda needs load_inline/cpp_extension, cutlass also cute::/cutlass::")
+    p.add_argument("--profile", default=tolerance.DEFAULT_PROFILE, choices=sorted(tolerance.PROFILES))
+    p.add_argument("--atol", type=float)
+    p.add_argument("--rtol", type=float)
+    p.add_argument("--trials", type=int, default=5, help="correctness trials")
+    p.add_argument("--timing-trials", type=int, default=100)
+    p.add_argument("--warmup", type=int, default=5)
+    p.add_argument("--baselines", default="eager,compile", help="comma list of eager,compile or 'none'")
+    p.add_argument("--no-timing", action="store_true")
+    p.add_argument("--sol-ms", type=float, help="speed-of-light bound (ms): faster results are flagged")
+    p.add_argument("--seed", type=int, default=42)
+    p.add_argument("--device", type=int, default=0)
+    p.add_argument("--timeout", type=float, default=600.0, help="seconds per evaluation worker")
+    p.add_argument("--ext-cache", help="TORCH_EXTENSIONS_DIR shared by workers (compile cache)")
+
+
+def _eval_task(args, prob, sol):
+    if args.trials < 1 or args.timing_trials < 2:
+        raise UsageError("--trials must be >= 1 and --timing-trials >= 2")
+    baselines = [] if args.baselines == "none" else [b for b in args.baselines.split(",") if b]
+    bad = [b for b in baselines if b not in ("eager", "compile")]
+    if bad:
+        raise UsageError(f"--baselines: unknown {bad}; use eager,compile or none")
+    return {"kind": "eval", "problem": os.path.abspath(prob), "solution": os.path.abspath(sol),
+            "problem_info": {"file": prob}, "solution_info": {"file": sol},
+            "backend": args.backend, "profile": args.profile, "atol": args.atol, "rtol": args.rtol,
+            "correct_trials": args.trials, "timing_trials": args.timing_trials, "warmup": args.warmup,
+            "baselines": baselines, "timing": not args.no_timing, "sol_ms": args.sol_ms,
+            "seed": args.seed, "device_index": args.device}
+
+
+def _worker_env(args):
+    env = {}
+    if getattr(args, "ext_cache", None):
+        os.makedirs(args.ext_cache, exist_ok=True)
+        env["TORCH_EXTENSIONS_DIR"] = os.path.abspath(args.ext_cache)
+    return env
+
+
+def _check_problem(prob):
+    _require_file(prob, "problem")
+    try:
+        problem.describe_problem(prob)
+    except problem.ProblemError as e:
+        raise UsageError(str(e)) from e
+
+
+def _one_line(r):
+    fired = [s["name"] for s in r.get("signals", []) if s.get("fired")]
+    t = ((r.get("timing") or {}).get("candidate") or {}).get("median_ms")
+    err = (r.get("error") or {}).get("message", "")
+    return (f"{r.get('verdict')}" + (f"  median {t:.4f} ms" if t else "") +
+            (f"  signals: {', '.join(fired)}" if fired else "") + (f"  error: {err[:200]}" if err else ""))
+
+
+def cmd_eval(args):
+    _check_problem(args.problem)
+    _require_file(args.solution, "solution")
+    result = worker.run_task(_eval_task(args, args.problem, args.solution), args.timeout, _worker_env(args))
+    _emit(result, args, _one_line(result), args.out)
+    return 0
+
+
+def _read_pairs(path):
+    _require_file(path, "pairs file")
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    base = os.path.dirname(os.path.abspath(path))
+    if text.lstrip().startswith("["):
+        pairs = [(p["problem"], p["solution"]) for p in json.loads(text)]
+    else:
+        pairs = []
+        for n, line in enumerate(text.splitlines(), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            parts = line.split()
+            if len(parts) != 2:
+                raise UsageError(f"{path}:{n}: expected 'PROBLEM SOLUTION'")
+            pairs.append((parts[0], parts[1]))
+    return [(p if os.path.isabs(p) else os.path.join(base, p), s if os.path.isabs(s) else os.path.join(base, s))
+            for p, s in pairs]
+
+
+def run_pairs(pairs, args, out_dir, label_of=None):
+    """Evaluate (problem, solution) pairs, one fresh worker each; write one JSON per pair."""
+    os.makedirs(out_dir, exist_ok=True)
+    records = []
+    env = _worker_env(args)
+    for i, (prob, sol) in enumerate(pairs):
+        name = f"{i:03d}_{os.path.splitext(os.path.basename(sol))[0]}.json"
+        if not os.path.isfile(prob) or not os.path.isfile(sol):
+            missing = prob if not os.path.isfile(prob) else sol
+            result = results.error_result({"file": prob}, {"file": sol}, "runtime_error",
+                                          f"{missing}: no such file", "load")
+        else:
+            result = worker.run_task(_eval_task(args, prob, sol), args.timeout, env)
+        with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+        rec = {"problem": prob, "solution": sol, "result_file": name, "verdict": result.get("verdict"),
+               "median_ms": ((result.get("timing") or {}).get("candidate") or {}).get("median_ms"),
+               "speedup_vs_eager": (result.get("speedup") or {}).get("vs_eager")}
+        if label_of:
+            rec.update(label_of(prob, sol, result))
+        records.append(rec)
+        print(f"[{i + 1}/{len(pairs)}] {os.path.basename(sol)}: {_one_line(result)}", file=sys.stderr)
+    return records
+
+
+def cmd_batch(args):
+    pairs = _read_pairs(args.pairs)
+    records = run_pairs(pairs, args, args.out_dir)
+    verdicts = {}
+    for r in records:
+        verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    summary = {"format": "ucutlass-batch-summary", "version": 1, "count": len(records),
+               "verdicts": verdicts, "results": records}
+    with open(os.path.join(args.out_dir, "summary.json"), "w", encoding="utf-8") as f:
+        json.dump(summary, f, indent=1)
+    _emit(summary, args, f"{len(records)} evaluated: {verdicts}")
+    return 0
+
+
+EXPECT_LINE = re.compile(r"^#\s*ucutlass-adversarial:\s*(.*)$", re.MULTILINE)
+
+
+def read_expectation(path):
+    """Parse '# ucutlass-adversarial: problem=REL expect=V1|V2' from a solution file."""
+    with open(path, encoding="utf-8") as f:
+        m = EXPECT_LINE.search(f.read())
+    if not m:
+        return None
+    fields = dict(kv.split("=", 1) for kv in m.group(1).split() if "=" in kv)
+    if "problem" not in fields or "expect" not in fields:
+        raise UsageError(f"{path}: ucutlass-adversarial line needs problem= and expect=")
+    prob = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(path)), fields["problem"]))
+    return {"problem": prob, "expect": fields["expect"].split("|")}
+
+
+def judge(expect, result):
+    """caught / missed / false_alarm / honest_ok for one adversarial or isolation case."""
+    verdict = result.get("verdict", "")
+    fired = {s["name"] for s in result.get("signals", []) if s.get("fired")}
+    if expect == ["ok"]:
+        return {"outcome": "honest_ok" if verdict == "ok" else "false_alarm", "exact": verdict == "ok"}
+    gamed = [e for e in expect if e.startswith("gamed:")]
+    if gamed:
+        exact = any(e[6:] in fired for e in gamed) or verdict in expect
+        return {"outcome": "caught" if verdict != "ok" else "missed", "exact": exact}
+    return {"outcome": "caught" if verdict in expect else "missed", "exact": verdict in expect}
+
+
+def cmd_adversarial(args):
+    if not os.path.isdir(args.dir):
+        raise UsageError(f"{args.dir}: not a directory")
+    cases = []
+    for name in sorted(os.listdir(args.dir)):
+        path = os.path.join(args.dir, name)
+        if name.endswith(".py") and os.path.isfile(path):
+            exp = read_expectation(path)
+            if exp:
+                cases.append((path, exp))
+    if not cases:
+        raise UsageError(f"{args.dir}: no file with a '# ucutlass-adversarial:' line")
+    expectations = {os.path.abspath(p): e for p, e in cases}
+
+    def label(prob, sol, result):
+        e = expectations[os.path.abspath(sol)]
+        return dict(expect=e["expect"], **judge(e["expect"], result))
+
+    out_dir = args.out_dir or os.path.join(os.path.dirname(os.path.abspath(args.out or ".")), "adversarial_results")
+    records = run_pairs([(e["problem"], p) for p, e in cases], args, out_dir, label)
+    counts = {}
+    for r in records:
+        counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+    report = {"format": "ucutlass-adversarial-report", "version": 1, "dir": args.dir, "counts": counts,
+              "cases": records}
+    _emit(report, args, f"{counts}", args.out)
+    return 0
+
+
+def cmd_trace(args):
+    _check_problem(args.problem)
+    from . import tracer
+    try:
+        graph = tracer.trace_problem(args.problem)
+    except Exception as e:
+        err = {"format": "ucutlass-error", "error": f"trace failed: {type(e).__name__}: {e}", "problem": args.problem}
+        print(json.dumps(err))
+        return 1
+    if args.out:
+        _emit(graph, args, f"wrote {args.out} ({len(graph['nodes'])} nodes)", args.out)
+    else:
+        print(json.dumps(graph, indent=1))
+    return 0
+
+
+def cmd_baselines(args):
+    files = problem.list_problems(args.dir) if os.path.isdir(args.dir) else None
+    if files is None:
+        raise UsageError(f"{args.dir}: not a directory")
+    modes = [m for m in args.modes.split(",") if m]
+    level_key = os.path.basename(os.path.normpath(args.dir))
+    table, failures, device_name = {}, {}, None
+    for i, path in enumerate(files):
+        task = {"kind": "baseline", "problem": os.path.abspath(path), "modes": modes,
+                "timing_trials": args.timing_trials, "warmup": args.warmup, "seed": args.seed,
+                "device_index": args.device, "problem_info": {"file": path}}
+        r = worker.run_task(task, args.timeout, _worker_env(args))
+        device_name = device_name or (r.get("device") or {}).get("name")
+        rel = os.path.relpath(path, args.dir)
+        for mode in modes:
+            stats = r.get(mode)
+            if isinstance(stats, dict) and "mean_ms" in stats:
+                table.setdefault(mode, {})[rel] = kernelbench.baseline_entry(stats, device_name)
+            else:
+                failures.setdefault(rel, {})[mode] = (stats or {}).get("error") if isinstance(stats, dict) \
+                    else (r.get("error") or {}).get("message", r.get("verdict"))
+        print(f"[{i + 1}/{len(files)}] {rel}: {r.get('verdict')}", file=sys.stderr)
+    out = {level_key: table.get("eager", {})}
+    if "compile" in table:
+        out[f"{level_key}_compile"] = table["compile"]
+    base, ext = os.path.splitext(args.out)
+    _emit(out, args, f"wrote {args.out}: {len(table.get('eager', {}))} problems, {len(failures)} failed", args.out)
+    if failures:
+        with open(f"{base}.failures{ext or '.json'}", "w", encoding="utf-8") as f:
+            json.dump(failures, f, indent=1)
+    return 0
+
+
+def cmd_kb_eval(args):
+    try:
+        entries, missing = kernelbench.plan(args.run_dir, args.problems)
+    except kernelbench.RunError as e:
+        raise UsageError(str(e)) from e
+    levels = sorted({e["level"] for e in entries}) or [args.level or 1]
+    problem_files = {}
+    for lv in levels:
+        problem_files.update(kernelbench.problem_index(args.problems, lv))
+    out = args.out or os.path.join(args.run_dir, "eval_results.json")
+    if args.dry_run:
+        _emit({"entries": entries, "missing": missing}, args, f"{len(entries)} kernels, {len(missing)} unmatched")
+        return 0
+    if args.score_only:
+        _require_file(out, "eval results")
+        with open(out, encoding="utf-8") as f:
+            eval_results = json.load(f)
+    else:
+        eval_results = {}
+        for e in entries:
+            r = worker.run_task(_eval_task(args, e["problem"], e["file"]), args.timeout, _worker_env(args))
+            eval_results.setdefault(str(e["problem_id"]), []).append(
+                kernelbench.to_kernelbench_entry(e["sample_id"], r))
+            print(f"problem {e['problem_id']} sample {e['sample_id']}: {_one_line(r)}", file=sys.stderr)
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(eval_results, f, indent=1)
+    baseline = kernelbench.read_baseline(args.baseline, args.baseline_level) if args.baseline else None
+    summary = kernelbench.score(eval_results, problem_files, baseline)
+    summary.update({"format": "ucutlass-kb-summary", "version": 1, "eval_results": out,
+                    "unmatched_kernels": missing,
+                    "baseline": args.baseline or "eager time measured in each evaluation"})
+    _emit(summary, args, json.dumps({k: summary[k] for k in ("fast_p", "geomean_speedup_correct")}))
+    return 0
+
+
+def cmd_static_check(args):
+    _require_file(args.solution, "solution")
+    with open(args.solution, encoding="utf-8") as f:
+        report = static_check.check_source(f.read(), backend=args.backend)
+    data = dict(report.to_json(), passed=not report.errors, file=args.solution)
+    _emit(data, args, "passed" if not report.errors else "\n".join(f"{r}: {m}" for r, m in report.errors))
+    return 0
+
+
+def cmd_describe(args):
+    try:
+        d = problem.describe_problem(args.problem)
+    except problem.ProblemError as e:
+        raise UsageError(str(e)) from e
+    _emit(d, args, json.dumps(d))
+    return 0
+
+
+def build_parser():
+    p = argparse.ArgumentParser(prog="python3 -m ucutlass_harness", description=__doc__.split("\n")[0])
+    sub = p.add_subparsers(dest="cmd", required=True)
+
+    s = sub.add_parser("trace", help="problem -> op-graph JSON (CPU, meta tensors)")
+    s.add_argument("problem")
+    s.add_argument("--out")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_trace)
+
+    s = sub.add_parser("eval", help="evaluate one solution in an isolated worker")
+    s.add_argument("problem")
+    s.add_argument("solution")
+    s.add_argument("--out")
+    s.add_argument("--json", action="store_true")
+    _add_eval_options(s)
+    s.set_defaults(fn=cmd_eval)
+
+    s = sub.add_parser("batch", help="evaluate (problem, solution) pairs, one worker each")
+    s.add_argument("pairs", help="JSON list of {problem, solution} or lines 'PROBLEM SOLUTION'")
+    s.add_argument("--out-dir", required=True)
+    s.add_argument("--json", action="store_true")
+    _add_eval_options(s)
+    s.set_defaults(fn=cmd_batch)
+
+    s = sub.add_parser("baselines", help="time eager and torch.compile for every problem of a directory")
+    s.add_argument("dir")
+    s.add_argument("--out", required=True)
+    s.add_argument("--modes", default="eager,compile")
+    s.add_argument("--timing-trials", type=int, default=100)
+    s.add_argument("--warmup", type=int, default=5)
+    s.add_argument("--seed", type=int, default=42)
+    s.add_argument("--device", type=int, default=0)
+    s.add_argument("--timeout", type=float, default=900.0)
+    s.add_argument("--ext-cache")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_baselines)
+
+    s = sub.add_parser("kb-eval", help="evaluate a KernelBench run directory, write eval_results.json")
+    s.add_argument("run_dir")
+    s.add_argument("--problems", required=True, help="KernelBench level folder or folder with level<L>/")
+    s.add_argument("--level", type=int)
+    s.add_argument("--out")
+    s.add_argument("--baseline", help="KernelBench baseline JSON (default: eager time of each evaluation)")
+    s.add_argument("--baseline-level", help="level key inside the baseline JSON")
+    s.add_argument("--score-only", action="store_true", help="score an existing eval_results.json")
+    s.add_argument("--dry-run", action="store_true", help="only list kernel -> problem pairing")
+    s.add_argument("--json", action="store_true")
+    _add_eval_options(s)
+    s.set_defaults(fn=cmd_kb_eval)
+
+    s = sub.add_parser("adversarial", help="run a suite of labelled gamed/honest solutions")
+    s.add_argument("dir")
+    s.add_argument("--out")
+    s.add_argument("--out-dir")
+    s.add_argument("--json", action="store_true")
+    _add_eval_options(s)
+    s.set_defaults(fn=cmd_adversarial)
+
+    s = sub.add_parser("static-check", help="static rules on a solution source (no torch needed)")
+    s.add_argument("solution")
+    s.add_argument("--backend", choices=["cuda", "cutlass", "any"], default="cuda")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_static_check)
+
+    s = sub.add_parser("describe", help="static description of a problem file (no torch needed)")
+    s.add_argument("problem")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_describe)
+    return p
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if argv and argv[0] == "_worker":
+        worker.worker_main(*argv[1:4])
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as e:
+        return USAGE_ERROR if e.code not in (0, None) else 0
+    try:
+        return args.fn(args)
+    except (UsageError, problem.ProblemError, tolerance.ToleranceError) as e:
+        print(json.dumps({"format": "ucutlass-error", "error": str(e), "verdict": "usage_error"}))
+        return USAGE_ERROR
+    except KeyboardInterrupt:
+        return 130

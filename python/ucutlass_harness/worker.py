@@ -1,0 +1,186 @@
+"""Process isolation: every evaluation runs in a fresh worker subprocess.
+
+Protocol. The parent writes the task as JSON to a file and starts
+``python3 -m ucutlass_harness _worker TASK RESULT PROGRESS`` in a new session.
+The worker writes PROGRESS (JSON: current phase plus the partial record so far)
+at each phase change and RESULT once at the end, then leaves with os._exit so a
+broken CUDA context cannot hang interpreter shutdown. The parent maps what it
+finds to a verdict: a RESULT means the worker finished (its own verdict
+stands); no RESULT and death by a signal means "crashed"; running past the
+timeout means the whole process group is killed and the verdict is "timeout".
+Either way the partial record from PROGRESS is attached, and the next task gets
+a new process (a new CUDA context).
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TAIL_CHARS = 4000
+
+
+def _tail(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return ""
+    return text[-TAIL_CHARS:]
+
+
+def _read_json(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def write_json_atomic(path, obj):
+    tmp = f"{path}.tmp{os.getpid()}"
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(obj, f)
+    os.replace(tmp, path)
+
+
+def signal_name(returncode):
+    try:
+        return signal.Signals(-returncode).name
+    except ValueError:
+        return f"signal {-returncode}"
+
+
+def run_task(task, timeout_s, env_extra=None):
+    """Run one task in a fresh worker; always returns a dict with a "verdict"."""
+    with tempfile.TemporaryDirectory(prefix="ucutlass_worker_") as d:
+        task_path = os.path.join(d, "task.json")
+        result_path = os.path.join(d, "result.json")
+        progress_path = os.path.join(d, "progress.json")
+        out_path = os.path.join(d, "stdout.txt")
+        err_path = os.path.join(d, "stderr.txt")
+        write_json_atomic(task_path, task)
+        env = dict(os.environ)
+        env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env.update(env_extra or {})
+        cmd = [sys.executable, "-m", "ucutlass_harness", "_worker", task_path, result_path, progress_path]
+        start = time.monotonic()
+        with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
+            proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
+                                    env=env, start_new_session=True)
+            timed_out = False
+            try:
+                proc.wait(timeout=timeout_s)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    proc.kill()
+                proc.wait()
+        # Grandchildren (e.g. a compiler) may outlive a crashed worker; end the group.
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        wall = time.monotonic() - start
+        worker_info = {"returncode": proc.returncode, "wall_s": round(wall, 3),
+                       "stdout_tail": _tail(out_path), "stderr_tail": _tail(err_path)}
+        result = _read_json(result_path)
+        progress = _read_json(progress_path) or {}
+        if result is not None and not timed_out:
+            result["worker"] = worker_info
+            return result
+        partial = progress.get("partial") or {}
+        phase = progress.get("phase")
+        if timed_out:
+            verdict = "timeout"
+            message = f"worker killed after {timeout_s:g} s (phase: {phase or 'startup'})"
+        elif proc.returncode is not None and proc.returncode < 0:
+            verdict = "crashed"
+            message = f"worker died by {signal_name(proc.returncode)} (phase: {phase or 'startup'})"
+        else:
+            verdict = "crashed"
+            message = f"worker exited with code {proc.returncode} without a result (phase: {phase or 'startup'})"
+        record = dict(partial)
+        record.setdefault("format", "ucutlass-eval-result")
+        record.setdefault("version", 1)
+        record.setdefault("problem", task.get("problem_info"))
+        record.setdefault("solution", task.get("solution_info"))
+        record.setdefault("signals", [])
+        record["verdict"] = verdict
+        record["error"] = {"kind": verdict, "message": message, "phase": phase}
+        record["worker"] = worker_info
+        return record
+
+
+class Progress:
+    """Worker-side progress file: the phase and the partial record."""
+
+    def __init__(self, path):
+        self.path = path
+        self.partial = {}
+
+    def phase(self, name):
+        if self.path:
+            write_json_atomic(self.path, {"phase": name, "partial": self.partial, "time": time.time()})
+
+
+def _fake_task(task, progress):
+    """A task without torch, to test the protocol: ok, raise, segfault, hang, exit."""
+    action = task.get("action", "ok")
+    progress.partial["signals"] = [{"name": "threads", "fired": False, "detail": "fake", "kind": "gaming"}]
+    progress.phase(f"fake:{action}")
+    if action == "ok":
+        return {"format": "ucutlass-eval-result", "version": 1, "problem": None, "solution": None,
+                "verdict": "ok", "signals": [], "payload": task.get("payload")}
+    if action == "raise":
+        raise RuntimeError("fake failure")
+    if action == "segfault":
+        import ctypes
+        ctypes.string_at(0)
+    if action == "abort":
+        os.abort()
+    if action == "hang":
+        while True:
+            time.sleep(1)
+    if action == "exit":
+        sys.stdout.flush()
+        os._exit(int(task.get("code", 3)))
+    raise ValueError(f"unknown fake action {action!r}")
+
+
+def worker_main(task_path, result_path, progress_path=None):
+    """Entry point inside the worker process. Never returns."""
+    progress = Progress(progress_path)
+    task = _read_json(task_path) or {}
+    progress.phase("startup")
+    try:
+        kind = task.get("kind")
+        if kind == "fake":
+            result = _fake_task(task, progress)
+        elif kind == "eval":
+            from . import evaluate
+            result = evaluate.evaluate_task(task, progress)
+        elif kind == "baseline":
+            from . import evaluate
+            result = evaluate.baseline_task(task, progress)
+        else:
+            raise ValueError(f"unknown task kind {kind!r}")
+    except BaseException as e:  # the worker must always leave a result behind
+        result = dict(progress.partial)
+        result.update({"format": "ucutlass-eval-result", "version": 1,
+                       "problem": task.get("problem_info"), "solution": task.get("solution_info")})
+        result.setdefault("signals", [])
+        result["verdict"] = "runtime_error"
+        result["error"] = {"kind": "runtime_error", "message": f"{type(e).__name__}: {e}",
+                           "phase": "worker", "traceback": traceback.format_exc()[-TAIL_CHARS:]}
+    write_json_atomic(result_path, result)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
