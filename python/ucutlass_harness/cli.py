@@ -53,6 +53,8 @@ def _add_eval_options(p):
     p.add_argument("--sol-ms", type=float, help="speed-of-light bound (ms): faster results are flagged")
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--device", type=int, default=0)
+    p.add_argument("--device-type", choices=["cuda", "cpu"], default="cuda",
+                   help="cpu runs the same checks with wall-clock timing (for tests without a GPU)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per evaluation worker")
     p.add_argument("--ext-cache", help="TORCH_EXTENSIONS_DIR shared by workers (compile cache)")
 
@@ -69,7 +71,7 @@ def _eval_task(args, prob, sol):
             "backend": args.backend, "profile": args.profile, "atol": args.atol, "rtol": args.rtol,
             "correct_trials": args.trials, "timing_trials": args.timing_trials, "warmup": args.warmup,
             "baselines": baselines, "timing": not args.no_timing, "sol_ms": args.sol_ms,
-            "seed": args.seed, "device_index": args.device}
+            "seed": args.seed, "device_index": args.device, "device_type": args.device_type}
 
 
 def _worker_env(args):

@@ -107,6 +107,13 @@ def poison_allocator(sizes_bytes, device):
     _SYNC()
 
 
+def l2_flush_buffer(device):
+    """A buffer twice the device's L2; zeroing it before a trial evicts the previous trial's data."""
+    props = torch.cuda.get_device_properties(device)
+    l2 = int(getattr(props, "L2_cache_size", 0) or 0) or 64 << 20
+    return torch.empty(max(2 * l2, 1 << 20) // 4, dtype=torch.float32, device=device)
+
+
 def compare(cand, ref, atol, rtol):
     """Compare one candidate output with the float64 reference output."""
     rec = {"shape_ok": True, "type_ok": type(cand) is _TENSOR, "nan_or_inf": False,
@@ -186,10 +193,21 @@ class Evaluation:
     def __init__(self, task, progress):
         self.task = task
         self.progress = progress
-        self.device = torch.device("cuda", int(task.get("device_index", 0)))
+        # device_type "cpu" exists for tests on machines without a GPU: same logic, wall-clock timing.
+        self.device = torch.device(task.get("device_type", "cuda"), int(task.get("device_index", 0))) \
+            if task.get("device_type", "cuda") == "cuda" else torch.device("cpu")
+        self.on_cuda = self.device.type == "cuda"
         self.seed = int(task.get("seed", 42))
         self.signals = {}
         self.result = progress.partial
+
+    def poison(self, sizes):
+        if self.on_cuda:
+            poison_allocator(sizes, self.device)
+
+    def sync(self):
+        if self.on_cuda:
+            self.sync()
 
     def sig(self, name, fired, detail="", **extra):
         self.signals[name] = results.signal(name, fired, detail, **extra)
@@ -204,7 +222,7 @@ class Evaluation:
         try:
             with torch.no_grad():
                 out = model(*inputs)
-            _SYNC()
+            self.sync()
             return out
         except torch.OutOfMemoryError as e:
             raise CandidateFailure("runtime_error", self.current_phase, f"{what}: out of memory: {e}") from e
@@ -249,10 +267,13 @@ class Evaluation:
         self.sig("static_warnings", bool(report.warnings), "; ".join(f"{r}: {m}" for r, m in report.warnings))
 
         self.phase("setup")
-        if not torch.cuda.is_available():
-            raise CandidateFailure("runtime_error", "setup", "no CUDA device visible to the worker")
-        torch.cuda.set_device(self.device)
-        self.result["device"] = gpu_env.device_info(torch, self.device.index)
+        if self.on_cuda:
+            if not torch.cuda.is_available():
+                raise CandidateFailure("runtime_error", "setup", "no CUDA device visible to the worker")
+            torch.cuda.set_device(self.device)
+            self.result["device"] = gpu_env.device_info(torch, self.device.index)
+        else:
+            self.result["device"] = {"name": "cpu"}
         prob = problem.load_module(prob_path, "problem")
         torch.manual_seed(self.seed)
         init_inputs = list(prob.get_init_inputs())
@@ -290,10 +311,10 @@ class Evaluation:
         self.sig("nondeterministic_reference", bool(nondet),
                  f"outputs {nondet} differ between two reference runs (dropout or random ops?)" if nondet else "")
         del again, ref_warm
-        _SYNC()
+        self.sync()
         threads_before = gpu_env.thread_census()
         watched_before = snapshot_watched()
-        l2_limit_before = gpu_env.persisting_l2_limit()
+        l2_limit_before = gpu_env.persisting_l2_limit() if self.on_cuda else None
 
         self.phase("compile")
         try:
@@ -321,7 +342,7 @@ class Evaluation:
         py_delta, new_os, suspicious = gpu_env.new_threads(threads_before, after)
         self.sig("threads", py_delta > 0 or bool(suspicious),
                  f"python threads {threads_before['python']} -> {after['python']}; new OS threads {new_os}")
-        l2_limit = gpu_env.persisting_l2_limit()
+        l2_limit = gpu_env.persisting_l2_limit() if self.on_cuda else None
         self.sig("persisting_l2", bool(l2_limit) and l2_limit != l2_limit_before,
                  f"persisting L2 limit {l2_limit_before} -> {l2_limit} bytes" if l2_limit is not None
                  else "persisting L2 limit not readable (no libcuda)")
@@ -359,12 +380,12 @@ class Evaluation:
             clones = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
             candidate_first = i == 0
             if candidate_first:
-                poison_allocator(out_sizes, self.device)
+                self.poison(out_sizes)
                 out = self.call(self.cand, inputs)
                 ref = self.reference64(clones)
             else:
                 ref = self.reference64(clones)
-                poison_allocator(out_sizes, self.device)
+                self.poison(out_sizes)
                 out = self.call(self.cand, inputs)
             outs = _flatten(out)
             if any(type(o) is not _TENSOR for o in outs if isinstance(o, torch.Tensor)) or \
@@ -429,7 +450,8 @@ class Evaluation:
         expected = self.result["precision_policy"]["output_dtype_expected"]
         native_worst = max((e for e in native_errs if e is not None and math.isfinite(e)), default=0.0)
         downcast = [d for d in out_dtypes if d != expected]
-        coarse = expected in ("float32", "float64") and worst_rel > max(16 * native_worst, 1e-6)
+        coarse = (self.result["correctness"]["passed"] and expected in ("float32", "float64")
+                  and worst_rel > max(16 * native_worst, 1e-6))
         self.sig("precision_downgrade", bool(downcast) or coarse,
                  f"output dtypes {sorted(out_dtypes)} (expected {expected}); worst rel-L2 error {worst_rel:.3g} vs "
                  f"PyTorch native {native_worst:.3g} against float64")
@@ -459,14 +481,13 @@ class Evaluation:
         t = self.task
         trials = int(t.get("timing_trials", 100))
         warmup = int(t.get("warmup", 5))
-        props = torch.cuda.get_device_properties(self.device)
-        l2 = int(getattr(props, "L2_cache_size", 0) or 0) or 64 << 20
-        flush = torch.empty(max(2 * l2, 1 << 20) // 4, dtype=torch.float32, device=self.device)
+        flush = l2_flush_buffer(self.device) if self.on_cuda else None
         inputs = make_inputs(prob, self.seed, "problem", self.device)
         audit_inputs = make_inputs(prob, self.seed + 303, "problem", self.device)
         audit_ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in audit_inputs])
         timing = {"method": "cuda-events, device-wide synchronize inside the window, L2 flushed per trial",
-                  "l2_flush_bytes": flush.numel() * 4, "trials": trials, "warmup": warmup}
+                  "l2_flush_bytes": flush.numel() * 4 if flush is not None else 0, "trials": trials,
+                  "warmup": warmup}
         self.result["timing"] = timing
         audit_at = random.Random(self.seed ^ 0x5EED).randrange(1, trials + 1)
         cand = self.time_callable(self.cand, inputs, trials, warmup, flush, (audit_at, audit_inputs))
@@ -480,7 +501,7 @@ class Evaluation:
         timing["candidate"] = cand
         stream_ms, all_ms = cand["stream_only"]["median_ms"], cand["median_ms"]
         gap = all_ms - stream_ms
-        prof = self.profile(self.cand, inputs, "candidate")
+        prof = self.profile(self.cand, inputs, "candidate") if self.on_cuda else {"error": "not on a GPU"}
         timing["kernel_only_candidate"] = prof
         other_streams = prof.get("side_stream_kernels", [])
         self.sig("side_stream", (gap > max(0.05, 0.5 * all_ms)) or bool(other_streams),
@@ -501,7 +522,8 @@ class Evaluation:
             timing["eager"] = self.time_callable(self.model, inputs, trials, warmup, flush, None)
             timing["eager"].pop("audit_out")
             timing["eager"].pop("l2_reset_method")
-            timing["kernel_only_eager"] = self.profile(self.model, inputs, "eager")
+            if self.on_cuda:
+                timing["kernel_only_eager"] = self.profile(self.model, inputs, "eager")
             speedup["vs_eager"] = timing["eager"]["median_ms"] / all_ms
         if "compile" in baselines:
             try:
@@ -520,15 +542,18 @@ class Evaluation:
             self.sig("below_sol", all_ms < 0.95 * float(sol), f"median {all_ms:.4f} ms vs SOL bound {sol} ms")
 
     def time_callable(self, fn, inputs, trials, warmup, flush, audit):
-        """Per trial: flush L2, reset persisting L2, then time start→call→(mid)→device sync→end."""
+        """Per trial: flush L2, reset persisting L2, then events start, call, mid, device sync, end.
+
+        start→end (everything, all streams) is the reported time; start→mid covers
+        only work on the harness stream, and the gap between the two exposes side streams.
+        """
+        cuda = self.on_cuda
         with torch.no_grad():
             for _ in range(warmup):
                 fn(*inputs)
-            _SYNC()
-            starts = [_EVENT(enable_timing=True) for _ in range(trials + 1)]
-            mids = [_EVENT(enable_timing=True) for _ in range(trials + 1)]
-            ends = [_EVENT(enable_timing=True) for _ in range(trials + 1)]
-            wall = []
+            self.sync()
+            events = [[_EVENT(enable_timing=True) for _ in range(3)] for _ in range(trials + 1)] if cuda else []
+            wall, cpu_ms = [], []
             saved = None
             audit_out = None
             method = None
@@ -538,15 +563,18 @@ class Evaluation:
                     for a, b in zip(inputs, audit[1]):
                         if isinstance(a, torch.Tensor):
                             a.copy_(b)
-                flush.zero_()
-                method = gpu_env.reset_persisting_l2(torch)
-                _SYNC()
+                if cuda:
+                    flush.zero_()
+                    method = gpu_env.reset_persisting_l2(torch)
+                    _SYNC()
                 w0 = _PERF()
-                _EVENT_RECORD(starts[i])
+                if cuda:
+                    _EVENT_RECORD(events[i][0])
                 out = fn(*inputs)
-                _EVENT_RECORD(mids[i])
-                _SYNC()
-                _EVENT_RECORD(ends[i])
+                if cuda:
+                    _EVENT_RECORD(events[i][1])
+                    _SYNC()
+                    _EVENT_RECORD(events[i][2])
                 wall.append((_PERF() - w0) * 1e3)
                 if audit and i == audit[0]:
                     audit_out = [o.clone() if isinstance(o, torch.Tensor) else o for o in _flatten(out)]
@@ -554,9 +582,12 @@ class Evaluation:
                         if isinstance(a, torch.Tensor):
                             a.copy_(b)
                 del out
-            _SYNC()
-        all_ms = [_EVENT_ELAPSED(s, e) for s, e in zip(starts, ends)]
-        stream_ms = [_EVENT_ELAPSED(s, m) for s, m in zip(starts, mids)]
+            self.sync()
+        if cuda:
+            all_ms = [_EVENT_ELAPSED(s, e) for s, _, e in events]
+            stream_ms = [_EVENT_ELAPSED(s, m) for s, m, _ in events]
+        else:
+            all_ms = stream_ms = wall
         stats = scores.timing_stats(all_ms)
         stats["stream_only"] = scores.timing_stats(stream_ms)
         stats["wall"] = scores.timing_stats(wall)
@@ -576,13 +607,13 @@ class Evaluation:
             marker = torch.zeros(1, device=self.device)
             with torch.no_grad():
                 fn(*inputs)
-                _SYNC()
+                self.sync()
                 with tprofile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
                     marker.add_(1.0)
-                    _SYNC()
+                    self.sync()
                     for _ in range(calls):
                         fn(*inputs)
-                        _SYNC()
+                        self.sync()
             gpu_events = [e for e in prof.events() if e.device_type == torch.autograd.DeviceType.CUDA]
             kernel_events = sorted((e for e in gpu_events if kernels.classify(e.name) != "ignored"),
                                    key=lambda e: e.time_range.start)
@@ -649,9 +680,7 @@ def baseline_task(task, progress):
     model = prob.Model(*init_inputs).to(device)
     ev = Evaluation(task, progress)
     ev.current_phase = "baseline"
-    props = torch.cuda.get_device_properties(device)
-    l2 = int(getattr(props, "L2_cache_size", 0) or 0) or 64 << 20
-    flush = torch.empty(max(2 * l2, 1 << 20) // 4, dtype=torch.float32, device=device)
+    flush = l2_flush_buffer(device)
     inputs = make_inputs(prob, seed, "problem", device)
     trials, warmup = int(task.get("timing_trials", 100)), int(task.get("warmup", 5))
     out = {"problem": task["problem"], "device": gpu_env.device_info(torch, device.index),
