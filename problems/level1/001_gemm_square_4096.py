@@ -1,0 +1,29 @@
+# square fp32 GEMM 4096^3, both operands row-major (B is N-major)
+# ucutlass problem suite, KernelBench format.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Model(nn.Module):
+    """C = A @ B."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+
+
+M = 4096
+K = 4096
+N = 4096
+
+
+def get_inputs():
+    A = torch.rand(M, K)
+    B = torch.rand(K, N)
+    return [A, B]
+
+
+def get_init_inputs():
+    return []

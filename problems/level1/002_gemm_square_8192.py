@@ -1,0 +1,29 @@
+# square fp32 GEMM 8192^3, compute bound
+# ucutlass problem suite, KernelBench format.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Model(nn.Module):
+    """C = A @ B."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+
+
+M = 8192
+K = 8192
+N = 8192
+
+
+def get_inputs():
+    A = torch.rand(M, K)
+    B = torch.rand(K, N)
+    return [A, B]
+
+
+def get_init_inputs():
+    return []

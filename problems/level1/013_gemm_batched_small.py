@@ -1,0 +1,30 @@
+# many tiny batched GEMMs: 4096 x (64x64x64)
+# ucutlass problem suite, KernelBench format.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+class Model(nn.Module):
+    """C = A @ B (batched)."""
+
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, A, B):
+        return torch.matmul(A, B)
+
+
+M = 64
+K = 64
+N = 64
+BATCH = 4096
+
+
+def get_inputs():
+    A = torch.rand(BATCH, M, K)
+    B = torch.rand(BATCH, K, N)
+    return [A, B]
+
+
+def get_init_inputs():
+    return []
