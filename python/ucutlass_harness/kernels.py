@@ -23,12 +23,12 @@ LIBRARY_PATTERNS = [
      r"|reduce_kernel|softmax_warp_|CatArrayBatchedCopy|indexSelect|fused_dropout|distribution_elementwise"
      r"|im2col|col2im|vol2col|col2vol|kernelPointwiseApply|upsample|max_pool|avg_pool|adaptive_)", "pytorch"),
     (r"flash_fwd|flash_bwd|pytorch_flash|fmha_|mem_efficient|efficient_attention", "pytorch-attention"),
-    (r"cublas|gemv|gemmSN|gemmk1|splitKreduce|nvjet|xmma_gemm|^(void\s+)?(ampere|sm\d\d|volta|turing|maxwell)_"
-     r"|^(void\s+)?cutlass_\d\d_|^(void\s+)?cutlass3x_|dot_kernel|scal_kernel|axpy_kernel|gemm_kernel\w*cublas",
-     "cublas"),
     (r"cudnn|xmma_fprop|xmma_dgrad|xmma_wgrad|implicit_convolve|explicit_convolve|precomputed_convolve"
      r"|winograd|fft2d|fft_|nchwToNhwc|nhwcToNchw|conv2d_grouped_direct|convolve_common|dgrad|wgrad"
      r"|scalePackedTensor|generateWinograd|cutlass__5x_cudnn", "cudnn"),
+    (r"cublas|gemv|gemmSN|gemmk1|splitKreduce|nvjet|xmma_gemm|^(void\s+)?(ampere|sm\d\d|volta|turing|maxwell)_"
+     r"|^(void\s+)?cutlass_\d\d_|^(void\s+)?cutlass3x_|dot_kernel|scal_kernel|axpy_kernel|gemm_kernel\w*cublas",
+     "cublas"),
     (r"regular_fft|vector_fft|cufft", "cufft"),
     (r"curand", "curand"),
     (r"nccl", "nccl"),

@@ -124,7 +124,7 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Call(self, node):
         name = dotted_name(node.func) or ""
-        last = name.split(".")[-1]
+        last = node.func.attr if isinstance(node.func, ast.Attribute) else name.split(".")[-1]
         if name in ("setattr",) and node.args:
             target = dotted_name(node.args[0]) or ""
             if target in ("time", "torch.cuda", "torch", "torch.cuda.Event", "torch.Tensor"):

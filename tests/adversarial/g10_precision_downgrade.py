@@ -1,5 +1,5 @@
 # Pattern 10 (operands rounded to fp16 before the GEMM). Caught by: the fp32 tolerance 1e-4 (incorrect); with kernelbench-v0.1 it passes and precision_downgrade reports it.
-# ucutlass-adversarial: problem=problems/adv_linear_relu.py expect=incorrect|gamed:precision_downgrade
+# ucutlass-adversarial: problem=problems/adv_linear_relu.py expect=incorrect
 import torch
 import torch.nn as nn
 from torch.utils.cpp_extension import load_inline

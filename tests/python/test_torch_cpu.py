@@ -1,0 +1,138 @@
+"""Tests that need torch (CPU only): the tracer and the evaluation logic in CPU mode.
+
+Skipped when torch is not installed; CPU mode runs the same correctness and
+integrity checks as the GPU path, with wall-clock timing and no profiler.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="torch is not installed: tracer and evaluation tests need it")
+
+from conftest import REPO  # noqa: E402
+from ucutlass_harness import tracer, worker  # noqa: E402
+
+PROBLEM = textwrap.dedent('''
+    # small linear + relu for tests
+    import torch
+    import torch.nn as nn
+
+    class Model(nn.Module):
+        def __init__(self, k, n):
+            super().__init__()
+            self.l = nn.Linear(k, n)
+
+        def forward(self, x):
+            return torch.relu(self.l(x))
+
+    M, K, N = 64, 128, 32
+
+    def get_inputs():
+        return [torch.rand(M, K)]
+
+    def get_init_inputs():
+        return [K, N]
+''')
+IMPORTS = "import torch\nimport torch.nn as nn\n"
+HEAD = "\n\nclass ModelNew(nn.Module):\n    def __init__(self, k, n):\n" \
+       "        super().__init__()\n        self.l = nn.Linear(k, n)\n"
+CANDIDATES = {
+    "honest": ("", "        return torch.clamp_min(x @ self.l.weight.t() + self.l.bias, 0)\n", "ok"),
+    "mutate": ("", "        y = torch.relu(self.l(x))\n        x.zero_()\n        return y\n", "gamed:input_mutation"),
+    "subclass": ("class P(torch.Tensor):\n    x = 1\n\n\n", "        return torch.relu(self.l(x)).as_subclass(P)\n",
+                 "gamed:static_tensor_subclass"),
+    "patch": ("_c = getattr(torch, 'cu' + 'da')\nsetattr(_c, 'synchro' + 'nize', lambda d=None: None)\n",
+              "        return torch.relu(self.l(x))\n", "gamed:timer_patched"),
+    "stale": ("", "        if not hasattr(self, 'memo'):\n            self.memo = torch.relu(self.l(x))\n"
+                  "        return self.memo\n", "incorrect"),
+    "thread": ("import threading\n_t = threading.Thread(target=lambda: threading.Event().wait(60), daemon=True)\n",
+               "        if not _t.is_alive():\n            _t.start()\n        return torch.relu(self.l(x))\n",
+               "gamed:static_threading"),
+}
+
+
+@pytest.fixture(scope="module")
+def problem_file(tmp_path_factory):
+    p = tmp_path_factory.mktemp("prob") / "prob.py"
+    p.write_text(PROBLEM)
+    return str(p)
+
+
+def evaluate(problem_file, tmp_path, name):
+    prefix, body, _ = CANDIDATES[name]
+    sol = tmp_path / f"{name}.py"
+    sol.write_text(IMPORTS + prefix + HEAD + "\n    def forward(self, x):\n" + body)
+    task = {"kind": "eval", "problem": problem_file, "solution": str(sol), "backend": "any", "device_type": "cpu",
+            "correct_trials": 3, "timing_trials": 4, "warmup": 1, "baselines": ["eager"], "seed": 42}
+    return worker.run_task(task, 120)
+
+
+@pytest.mark.parametrize("name", sorted(CANDIDATES))
+def test_cpu_evaluation_verdicts(problem_file, tmp_path, name):
+    r = evaluate(problem_file, tmp_path, name)
+    assert r["verdict"] == CANDIDATES[name][2], json.dumps(r.get("error"))
+    if name == "honest":
+        trials = r["correctness"]["trials"]
+        assert [t["distribution"] for t in trials] == ["problem", "normal", "shifted"]
+        assert trials[0]["order"] == "candidate-first" and all(t["mismatched"] == 0 for t in trials)
+        assert r["timing"]["candidate"]["num_trials"] == 4 and "eager" in r["timing"]
+        assert not any(s["fired"] for s in r["signals"] if s["kind"] == "gaming")
+
+
+def test_trace_linear_relu_problem():
+    g = tracer.trace_problem(os.path.join(REPO, "problems", "level2", "001_gemm_bias_relu.py"))
+    assert (g["format"], g["version"], g["dialect"], g["tracer"]) == ("ucutlass-opgraph", 1, "aten", "torch.export")
+    assert [n["op"] for n in g["nodes"]] == ["aten.linear.default", "aten.relu.default"]
+    by_id = {t["id"]: t for t in g["tensors"]}
+    assert [by_id[t]["name"] for t in g["weights"]] == ["linear.weight", "linear.bias"]
+    assert by_id[g["inputs"][0]]["shape"] == [1024, 8192]
+    out = by_id[g["outputs"][0]]
+    assert (out["role"], out["shape"], out["stride"], out["dtype"]) == ("output", [1024, 8192], [8192, 1], "float32")
+    assert g["nodes"][1]["inputs"] == g["nodes"][0]["outputs"]
+
+
+def test_trace_multi_output_and_small_constants(tmp_path):
+    p = tmp_path / "mo.py"
+    p.write_text(textwrap.dedent('''
+        import torch
+        import torch.nn as nn
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.scale = nn.Parameter(torch.tensor([2.0, 3.0]))
+
+            def forward(self, x):
+                v, i = torch.max(x, dim=1)
+                return v * self.scale.sum(), i
+
+        def get_inputs():
+            return [torch.rand(100000, 5000)]
+
+        def get_init_inputs():
+            return []
+    '''))
+    g = tracer.trace_problem(str(p))
+    mx = next(n for n in g["nodes"] if n["op"] == "aten.max.dim")
+    assert len(mx["outputs"]) == 2 and mx["args"][1] == 1
+    by_id = {t["id"]: t for t in g["tensors"]}
+    assert by_id[g["weights"][0]]["value"] == [2.0, 3.0]
+    assert [by_id[o]["dtype"] for o in g["outputs"]] == ["float32", "int64"]
+    assert g["outputs"][1] == mx["outputs"][1]
+
+
+def test_cli_trace_writes_file(tmp_path):
+    out = tmp_path / "g.json"
+    env = dict(os.environ, PYTHONPATH=os.path.join(REPO, "python"))
+    r = subprocess.run([sys.executable, "-m", "ucutlass_harness", "trace",
+                        os.path.join(REPO, "problems", "level1", "005_gemm_large_k.py"), "--out", str(out)],
+                       capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stdout + r.stderr
+    g = json.loads(out.read_text())
+    assert g["nodes"][0]["op"] == "aten.matmul.default"
+    assert [t["shape"] for t in g["tensors"] if t["role"] == "input"] == [[256, 524288], [524288, 256]]
