@@ -38,7 +38,8 @@ struct CommandRegistrar {
   explicit CommandRegistrar(CommandSpec spec) { command_registry().push_back(std::move(spec)); }
 };
 
-#define UCUTLASS_COMMAND(NAME, SUMMARY, SETUP) \
-  static ::ucutlass::cli::CommandRegistrar ucutlass_register_##NAME{{#NAME, SUMMARY, SETUP}}
+// Variadic so that a setup lambda may contain top-level commas.
+#define UCUTLASS_COMMAND(NAME, SUMMARY, ...) \
+  static ::ucutlass::cli::CommandRegistrar ucutlass_register_##NAME{{#NAME, SUMMARY, __VA_ARGS__}}
 
 }  // namespace ucutlass::cli

@@ -47,12 +47,9 @@ class Parser {
   Program program() {
     Program p;
     while (peek().kind != TokenKind::end_of_file) {
-      if (peek().kind != TokenKind::kw_kernel) {
-        error_here("expected 'kernel' to start a declaration", "kernel NAME = gemm(...).with_...(...)");
-        recover();
-        continue;
-      }
       try {
+        if (peek().kind != TokenKind::kw_kernel)
+          error_here("expected 'kernel' to start a declaration", "kernel NAME = gemm(...).with_...(...)");
         p.kernels.push_back(kernel_decl());
       } catch (const SyntaxError&) {
         recover();

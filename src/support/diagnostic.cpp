@@ -28,6 +28,10 @@ std::string printable(std::string_view line) {
 }  // namespace
 
 void Diagnostics::error(Span span, std::string message, std::string legal, std::string hint) {
+  if (list_.size() >= kMaxKept) {
+    ++dropped_;
+    return;
+  }
   list_.push_back({Severity::error, span, std::move(message), std::move(legal), std::move(hint)});
 }
 
@@ -38,7 +42,7 @@ void Diagnostics::warning(Span span, std::string message, std::string legal, std
 bool Diagnostics::has_errors() const { return error_count() > 0; }
 
 size_t Diagnostics::error_count() const {
-  return std::count_if(list_.begin(), list_.end(),
+  return dropped_ + std::count_if(list_.begin(), list_.end(),
                        [](const Diagnostic& d) { return d.severity == Severity::error; });
 }
 
@@ -65,6 +69,7 @@ std::string render_diagnostic(const SourceFile& file, const Diagnostic& d) {
 std::string Diagnostics::render() const {
   std::string out;
   for (const Diagnostic& d : list_) out += render_diagnostic(*file_, d);
+  if (dropped_) out += file_->path() + ": " + std::to_string(dropped_) + " more errors not shown\n";
   return out;
 }
 

@@ -29,6 +29,10 @@ class Diagnostics {
   void error(Span span, std::string message, std::string legal = {}, std::string hint = {});
   void warning(Span span, std::string message, std::string legal = {}, std::string hint = {});
 
+  // Past this many errors further ones are counted, not kept: binary or
+  // huge input must not flood the terminal.
+  static constexpr size_t kMaxKept = 50;
+
   bool has_errors() const;
   size_t error_count() const;
   const std::vector<Diagnostic>& all() const { return list_; }
@@ -42,6 +46,7 @@ class Diagnostics {
  private:
   const SourceFile* file_;
   std::vector<Diagnostic> list_;
+  size_t dropped_ = 0;
 };
 
 std::string render_diagnostic(const SourceFile& file, const Diagnostic& d);

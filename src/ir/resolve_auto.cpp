@@ -1,0 +1,125 @@
+#include "ir/resolve_auto.h"
+
+#include <algorithm>
+
+namespace ucutlass::ir {
+
+namespace {
+
+template <class T>
+void choose(Setting<T>& s, T v) {
+  if (s.is_auto) s.value = v;
+}
+
+// The extent along which consecutive elements of an operand are stored.
+int64_t contiguous_a(const GemmKernel& k) { return k.layout_a.value == Layout::row ? k.k.value : k.m.value; }
+int64_t contiguous_b(const GemmKernel& k) { return k.layout_b.value == Layout::col ? k.k.value : k.n.value; }
+int64_t contiguous_c(const GemmKernel& k) { return k.layout_c.value == Layout::row ? k.n.value : k.m.value; }
+
+bool is_cpasync(KernelSchedule s) {
+  return s == KernelSchedule::cpasync || s == KernelSchedule::cpasync_cooperative ||
+         s == KernelSchedule::cpasync_pingpong;
+}
+
+void resolve_types(GemmKernel& k) {
+  bool f32_in = k.a.value == DType::f32;
+  if (k.d.is_auto) k.d.value = is_fp8(k.a.value) ? DType::bf16 : k.a.value;
+  // C is read only when beta can be non-zero; then it has D's type.
+  if (k.c.is_auto) k.c.value = k.beta.value != 0.0 ? k.d.value : DType::void_;
+  choose(k.acc, DType::f32);
+  choose(k.math, f32_in ? MathPath::tf32 : MathPath::tensor_op);
+  for (EpilogueStep& s : k.epilogue)
+    if (s.kind == EpilogueStep::Kind::bias && s.bias_type == DType::void_) s.bias_type = k.d.value;
+}
+
+void resolve_alignment(GemmKernel& k) {
+  choose(k.align_a, natural_alignment(k.a.value, contiguous_a(k)));
+  choose(k.align_b, natural_alignment(k.b.value, contiguous_b(k)));
+  DType cd = k.has_source() ? (bits_of(k.c.value) > bits_of(k.d.value) ? k.c.value : k.d.value) : k.d.value;
+  choose(k.align_c, natural_alignment(cd, contiguous_c(k)));
+  if (k.arch.value == Arch::sm80 && k.math.value == MathPath::simt) {
+    choose(k.align_a, 1);
+    choose(k.align_b, 1);
+    choose(k.align_c, 1);
+  }
+}
+
+void resolve_sm90(GemmKernel& k) {
+  int bits = bits_of(k.a.value);
+  bool small_m = !k.m.is_dynamic() && k.m.value <= 64;
+  bool needs_coop = k.scheduler.value == TileScheduler::stream_k || k.scheduler.value == TileScheduler::split_k;
+  int tile_m = (small_m && !needs_coop) ? 64 : 128;
+  int tile_k = bits == 8 ? 128 : bits == 16 ? 64 : 32;
+  choose(k.tile, Shape3{tile_m, 128, tile_k});
+  // TMA needs 16-byte aligned rows; narrower operands fall back to cp.async.
+  bool tma_ok = k.align_a.value * bits_of(k.a.value) % 128 == 0 && k.align_b.value * bits_of(k.b.value) % 128 == 0;
+  if (k.schedule.is_auto) {
+    bool coop = k.tile.value.m % 128 == 0;
+    if (tma_ok) k.schedule.value = coop ? KernelSchedule::cooperative : KernelSchedule::pingpong;
+    else k.schedule.value = coop ? KernelSchedule::cpasync_cooperative : KernelSchedule::cpasync_pingpong;
+  }
+  bool cpasync = is_cpasync(k.schedule.value);
+  bool tma_epi_ok = k.align_c.value * bits_of(k.d.value) % 128 == 0 &&
+                    (!k.has_source() || k.align_c.value * bits_of(k.c.value) % 128 == 0);
+  if (k.epilogue_schedule.is_auto || k.epilogue_schedule.value == EpilogueSchedule::tma) {
+    bool plain = k.epilogue.empty();
+    if (cpasync || (!tma_epi_ok && plain)) {
+      k.epilogue_schedule.value = EpilogueSchedule::nosmem;
+    } else {
+      bool coop = k.schedule.value == KernelSchedule::cooperative ||
+                  k.schedule.value == KernelSchedule::cpasync_cooperative;
+      k.epilogue_schedule.value = coop ? EpilogueSchedule::tma_cooperative : EpilogueSchedule::tma_warpspecialized;
+    }
+  }
+  choose(k.cluster, cpasync ? Shape3{1, 1, 1} : Shape3{2, 1, 1});
+  choose(k.warps, Shape3{0, 0, 0});  // SM90 warp layout is fixed by the schedule
+  choose(k.stages, 0);
+  choose(k.scheduler, TileScheduler::persistent);
+}
+
+void resolve_sm80(GemmKernel& k) {
+  bool simt = k.math.value == MathPath::simt;
+  int bits = bits_of(k.a.value);
+  if (simt) {
+    choose(k.tile, Shape3{128, 128, 8});
+    choose(k.warps, Shape3{4, 2, 1});
+    choose(k.stages, 4);
+  } else if (bits == 32) {  // tf32 and tf32x3
+    choose(k.tile, Shape3{128, 128, 16});
+    choose(k.warps, Shape3{2, 2, 1});
+    choose(k.stages, 4);
+  } else {
+    choose(k.tile, Shape3{128, 128, 32});
+    choose(k.warps, Shape3{2, 2, 1});
+    choose(k.stages, 4);
+  }
+  choose(k.cluster, Shape3{1, 1, 1});
+  choose(k.schedule, KernelSchedule::multistage);
+  choose(k.epilogue_schedule, EpilogueSchedule::nosmem);
+  // SM80 has no persistent scheduler: a plain data-parallel grid.
+  choose(k.scheduler, TileScheduler::persistent);
+}
+
+}  // namespace
+
+int natural_alignment(DType t, int64_t contiguous_extent) {
+  int bits = bits_of(t);
+  if (bits == 0) return 1;
+  int a = 128 / bits;
+  if (contiguous_extent > 0)
+    while (a > 1 && contiguous_extent % a != 0) a /= 2;
+  return a;
+}
+
+void resolve_auto(GemmKernel& k) {
+  resolve_types(k);
+  resolve_alignment(k);
+  if (k.arch.value == Arch::sm90a) resolve_sm90(k);
+  else resolve_sm80(k);
+}
+
+void resolve_auto(Program& p) {
+  for (GemmKernel& k : p.kernels) resolve_auto(k);
+}
+
+}  // namespace ucutlass::ir
