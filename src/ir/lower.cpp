@@ -227,6 +227,17 @@ class KernelLowering {
     s.span = span;
     s.is_auto = false;
   }
+  // An explicit `auto` keeps the setting open for resolve_auto.
+  void set(Setting<KernelSchedule>& s, KernelSchedule v, Span span) {
+    s.span = span;
+    s.is_auto = v == KernelSchedule::auto_;
+    s.value = v;
+  }
+  void set(Setting<EpilogueSchedule>& s, EpilogueSchedule v, Span span) {
+    s.span = span;
+    s.is_auto = v == EpilogueSchedule::auto_;
+    s.value = v;
+  }
 
   template <class E>
   void single_enum(const Call& c, Setting<E>& s, const std::string& what, const std::string& form) {

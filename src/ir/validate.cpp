@@ -150,14 +150,16 @@ class Validator {
     KernelSchedule ks = k_.schedule.value;
     EpilogueSchedule es = k_.epilogue_schedule.value;
     const Shape3& t = k_.tile.value;
+    bool tile_m_ok = t.m % 64 == 0 && t.m >= 64 && t.m <= 256;  // else the tile rule has spoken
     if (ks == KernelSchedule::multistage)
       error(k_.schedule.span, "schedule 'multistage' is the SM80 mainloop",
             "warpspecialized, cooperative, pingpong, cpasync, cpasync_cooperative, cpasync_pingpong");
-    if (is_cooperative(ks) && t.m % 128 != 0)
+    if (tile_m_ok && is_cooperative(ks) && t.m % 128 != 0)
       error(k_.schedule.span, "the cooperative schedule splits tile M over two warp groups and needs tile M = 128 or 256, not " + str(t.m),
             "tile M of 128 or 256, or with_schedule(pingpong)");
-    if ((ks == KernelSchedule::pingpong || ks == KernelSchedule::warpspecialized || ks == KernelSchedule::cpasync ||
-         ks == KernelSchedule::cpasync_pingpong) && t.m != 64 && t.m != 128)
+    if (tile_m_ok && (ks == KernelSchedule::pingpong || ks == KernelSchedule::warpspecialized ||
+                      ks == KernelSchedule::cpasync || ks == KernelSchedule::cpasync_pingpong) &&
+        t.m != 64 && t.m != 128)
       error(k_.schedule.span, "schedule '" + std::string(name_of(ks)) + "' supports tile M = 64 or 128, not " + str(t.m),
             "tile M 64 or 128, or with_schedule(cooperative)");
     // Epilogue pairing.
@@ -319,7 +321,7 @@ class Validator {
       error(k_.warps.span, "warp tile " + str(warp.m) + "x" + str(warp.n) + " (tile / warps) does not fit the " +
                                str(inst.m) + "x" + str(inst.n) + "x" + str(inst.k) + " instruction",
             "warp tiles with M a multiple of 16 and N of 8, each at most 128, e.g. 64x64");
-    else if (warp.m * warp.n / 32 > 128 * 8 / bits_of(DType::f32) * 2)
+    else if (warp.m * warp.n / 32 > 128)  // f32 accumulators per thread
       error(k_.warps.span, "warp tile " + str(warp.m) + "x" + str(warp.n) + " needs more accumulator registers than a thread has",
             "a warp tile of at most 64x128 or 128x64");
     int stage = mainloop_stage_bytes(k_);
