@@ -1,0 +1,283 @@
+// Golden tests: hand-built resolved programs, emitted and compared byte for
+// byte with tests/golden/<case>/. UCUTLASS_UPDATE_GOLDEN=1 rewrites them; the
+// nvcc compile test (tests/nvcc/run.sh) compiles the same golden files.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "codegen/emit.h"
+#include "ir/canonical.h"
+
+namespace ucutlass::codegen {
+namespace {
+
+using namespace ucutlass::ir;
+
+GemmKernel kernel(std::string name, Arch arch, int64_t m, int64_t n, int64_t k) {
+  GemmKernel g;
+  g.name = std::move(name);
+  g.arch.value = arch;
+  g.m.value = m;
+  g.n.value = n;
+  g.k.value = k;
+  g.stages.value = 0;
+  g.cluster.value = {1, 1, 1};
+  g.warps.value = {0, 0, 0};
+  g.scheduler.value = TileScheduler::persistent;
+  return g;
+}
+
+void types(GemmKernel& g, DType a, DType b, DType c, DType d) {
+  g.a.value = a;
+  g.b.value = b;
+  g.c.value = c;
+  g.d.value = d;
+  g.acc.value = DType::f32;
+}
+
+void layouts(GemmKernel& g, Layout a, Layout b, Layout c) {
+  g.layout_a.value = a;
+  g.layout_b.value = b;
+  g.layout_c.value = c;
+}
+
+void align(GemmKernel& g, int a, int b, int c) {
+  g.align_a.value = a;
+  g.align_b.value = b;
+  g.align_c.value = c;
+}
+
+void schedule(GemmKernel& g, KernelSchedule s, EpilogueSchedule e) {
+  g.schedule.value = s;
+  g.epilogue_schedule.value = e;
+}
+
+EpilogueStep bias(BiasKind kind, DType t = DType::void_) {
+  EpilogueStep s;
+  s.kind = EpilogueStep::Kind::bias;
+  s.bias = kind;
+  s.bias_type = t;
+  return s;
+}
+
+EpilogueStep act(Activation a, double p0 = 0, double p1 = 0) {
+  EpilogueStep s;
+  s.kind = EpilogueStep::Kind::activation;
+  s.act = a;
+  s.p0 = p0;
+  s.p1 = p1;
+  return s;
+}
+
+Program sm90_bf16_plain() {
+  GemmKernel g = kernel("gemm_bf16", Arch::sm90a, 4096, 4096, 4096);
+  types(g, DType::bf16, DType::bf16, DType::bf16, DType::bf16);
+  layouts(g, Layout::row, Layout::col, Layout::row);
+  g.tile.value = {128, 256, 64};
+  g.cluster.value = {2, 1, 1};
+  schedule(g, KernelSchedule::cooperative, EpilogueSchedule::tma_cooperative);
+  align(g, 8, 8, 8);
+  return Program{{g}};
+}
+
+Program sm90_tf32_bias_relu() {
+  GemmKernel g = kernel("linear_relu", Arch::sm90a, 1024, 8192, 8192);
+  types(g, DType::f32, DType::f32, DType::void_, DType::f32);
+  layouts(g, Layout::row, Layout::col, Layout::row);
+  g.math.value = MathPath::tf32;
+  g.tile.value = {128, 128, 32};
+  g.cluster.value = {2, 1, 1};
+  schedule(g, KernelSchedule::cooperative, EpilogueSchedule::tma);
+  align(g, 4, 4, 4);
+  g.epilogue = {bias(BiasKind::col), act(Activation::relu)};
+  return Program{{g}};
+}
+
+Program sm90_fp8_stream_k() {
+  GemmKernel g = kernel("fp8_gemm", Arch::sm90a, 0, 0, 0);
+  g.batch.value = 1;
+  types(g, DType::e4m3, DType::e4m3, DType::void_, DType::bf16);
+  layouts(g, Layout::row, Layout::col, Layout::row);
+  g.math.value = MathPath::fast_accum;
+  g.tile.value = {128, 128, 128};
+  g.cluster.value = {1, 2, 1};
+  schedule(g, KernelSchedule::cooperative, EpilogueSchedule::tma_cooperative);
+  align(g, 16, 16, 8);
+  g.scheduler.value = TileScheduler::stream_k;
+  return Program{{g}};
+}
+
+// Two kernels in one program: a batched pingpong GEMM reading C, and a
+// runtime-extent warp-specialized GEMM with the no-smem epilogue.
+Program sm90_batched() {
+  GemmKernel g = kernel("bmm", Arch::sm90a, 512, 512, 1024);
+  g.batch.value = 16;
+  types(g, DType::f16, DType::f16, DType::f16, DType::f16);
+  layouts(g, Layout::row, Layout::row, Layout::col);
+  g.tile.value = {64, 128, 64};
+  schedule(g, KernelSchedule::pingpong, EpilogueSchedule::tma_warpspecialized);
+  align(g, 8, 8, 8);
+  g.raster.value = RasterOrder::along_n;
+  g.swizzle.value = 2;
+  g.stages.value = 4;
+  g.alpha.value = 0.5;
+  g.beta.value = 1.0;
+
+  GemmKernel h = kernel("gemm_dynamic", Arch::sm90a, 0, 0, 0);
+  types(h, DType::f16, DType::f16, DType::void_, DType::f16);
+  layouts(h, Layout::row, Layout::col, Layout::row);
+  h.tile.value = {128, 128, 64};
+  schedule(h, KernelSchedule::warpspecialized, EpilogueSchedule::nosmem);
+  align(h, 8, 8, 8);
+  return Program{{g, h}};
+}
+
+Program sm80_bf16() {
+  GemmKernel g = kernel("ampere_bf16", Arch::sm80, 2048, 2048, 2048);
+  types(g, DType::bf16, DType::bf16, DType::bf16, DType::bf16);
+  layouts(g, Layout::row, Layout::col, Layout::row);
+  g.tile.value = {128, 128, 32};
+  g.warps.value = {2, 2, 1};
+  g.stages.value = 4;
+  schedule(g, KernelSchedule::multistage, EpilogueSchedule::auto_);
+  align(g, 8, 8, 8);
+  g.swizzle.value = 4;
+  g.epilogue = {act(Activation::gelu_tanh)};
+  return Program{{g}};
+}
+
+Program sm80_tf32x3_split_k() {
+  GemmKernel g = kernel("ampere_3xtf32", Arch::sm80, 256, 256, 65536);
+  types(g, DType::f32, DType::f32, DType::void_, DType::f32);
+  layouts(g, Layout::row, Layout::row, Layout::row);
+  g.math.value = MathPath::tf32x3;
+  g.tile.value = {128, 128, 16};
+  g.warps.value = {2, 2, 1};
+  g.stages.value = 4;
+  schedule(g, KernelSchedule::multistage, EpilogueSchedule::auto_);
+  align(g, 4, 4, 4);
+  g.scheduler.value = TileScheduler::split_k;
+  g.splits.value = 4;
+  return Program{{g}};
+}
+
+Program sm90_chain() {
+  GemmKernel g = kernel("chain", Arch::sm90a, 0, 4096, 4096);
+  types(g, DType::bf16, DType::bf16, DType::bf16, DType::bf16);
+  layouts(g, Layout::row, Layout::col, Layout::row);
+  g.tile.value = {128, 128, 64};
+  g.cluster.value = {1, 2, 1};
+  schedule(g, KernelSchedule::cooperative, EpilogueSchedule::tma_cooperative);
+  align(g, 8, 8, 8);
+  g.scheduler.value = TileScheduler::split_k;
+  g.splits.value = 2;
+  g.beta.value = 1.0;
+  g.epilogue = {bias(BiasKind::row, DType::f32), act(Activation::relu), act(Activation::clamp, -1.5, 6.0),
+                act(Activation::leaky_relu, 0.01)};
+  return Program{{g}};
+}
+
+struct GoldenCase {
+  const char* name;
+  Program (*make)();
+};
+
+const GoldenCase kCases[] = {
+    {"sm90_bf16_plain", sm90_bf16_plain},   {"sm90_tf32_bias_relu", sm90_tf32_bias_relu},
+    {"sm90_fp8_stream_k", sm90_fp8_stream_k}, {"sm90_batched", sm90_batched},
+    {"sm80_bf16", sm80_bf16},               {"sm80_tf32x3_split_k", sm80_tf32x3_split_k},
+    {"sm90_chain", sm90_chain},
+};
+
+std::string read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// "" when equal, else the first differing line of each.
+std::string first_difference(const std::string& want, const std::string& got) {
+  std::istringstream w(want), g(got);
+  std::string lw, lg;
+  for (int line = 1;; ++line) {
+    bool hw = static_cast<bool>(std::getline(w, lw));
+    bool hg = static_cast<bool>(std::getline(g, lg));
+    if (!hw && !hg) return want == got ? "" : "files differ only in the final newline";
+    if (!hw || !hg || lw != lg)
+      return "line " + std::to_string(line) + ":\n  golden:  " + (hw ? lw : "<end of file>") +
+             "\n  emitted: " + (hg ? lg : "<end of file>");
+  }
+}
+
+class Golden : public ::testing::TestWithParam<GoldenCase> {};
+
+TEST_P(Golden, MatchesFiles) {
+  const GoldenCase& c = GetParam();
+  const Program p = c.make();
+  const std::vector<EmittedFile> files = emit_program(p, program_hash(p));
+  const std::filesystem::path dir = std::filesystem::path(UCUTLASS_SOURCE_DIR) / "tests/golden" / c.name;
+  const char* update = std::getenv("UCUTLASS_UPDATE_GOLDEN");
+  if (update != nullptr && std::string(update) == "1") {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    for (const EmittedFile& f : files) std::ofstream(dir / f.name, std::ios::binary) << f.text;
+    return;
+  }
+  ASSERT_EQ(files.size(), 4u);
+  for (const EmittedFile& f : files) {
+    ASSERT_TRUE(std::filesystem::exists(dir / f.name))
+        << dir / f.name << " is missing; run with UCUTLASS_UPDATE_GOLDEN=1 to create it";
+    const std::string diff = first_difference(read_file(dir / f.name), f.text);
+    EXPECT_EQ(diff, "") << c.name << "/" << f.name << " differs at " << diff
+                        << "\n(UCUTLASS_UPDATE_GOLDEN=1 rewrites the golden files)";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Codegen, Golden, ::testing::ValuesIn(kCases),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Codegen, Deterministic) {
+  for (const GoldenCase& c : kCases) {
+    const Program p = c.make();
+    const auto first = emit_program(p, program_hash(p));
+    const auto second = emit_program(c.make(), program_hash(c.make()));
+    ASSERT_EQ(first.size(), second.size());
+    for (size_t i = 0; i < first.size(); ++i) {
+      EXPECT_EQ(first[i].name, second[i].name);
+      EXPECT_EQ(first[i].text, second[i].text) << c.name << "/" << first[i].name;
+    }
+  }
+}
+
+TEST(Codegen, FileNamesUseTheHash) {
+  const Program p = sm90_bf16_plain();
+  const std::string hash = program_hash(p);
+  const auto files = emit_program(p, hash);
+  EXPECT_EQ(files[0].name, "ucutlass_" + hash + ".h");
+  EXPECT_EQ(files[1].name, "ucutlass_" + hash + "_capi.cu");
+  EXPECT_EQ(files[2].name, "ucutlass_" + hash + "_torch.cpp");
+  EXPECT_EQ(files[3].name, "ucutlass_" + hash + ".json");
+  EXPECT_NE(files[0].text.find("namespace ucutlass_" + hash + " {"), std::string::npos);
+  EXPECT_EQ(files[0].text.find("using namespace cute"), std::string::npos);
+}
+
+TEST(Codegen, PerColumnBiasIsARowBroadcast) {
+  const Program p = sm90_tf32_bias_relu();
+  const std::string h = emit_header(p, program_hash(p));
+  EXPECT_NE(h.find("Sm90RowBroadcast"), std::string::npos);
+  EXPECT_EQ(h.find("Sm90ColBroadcast"), std::string::npos);
+  EXPECT_EQ(h.find("Sm90SrcFetch"), std::string::npos) << "C is void: no source fetch";
+}
+
+TEST(Codegen, Sm80RejectsTwoActivations) {
+  Program p = sm80_bf16();
+  p.kernels[0].epilogue.push_back(act(Activation::relu));
+  EXPECT_THROW(emit_program(p, program_hash(p)), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace ucutlass::codegen

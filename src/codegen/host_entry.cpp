@@ -1,0 +1,327 @@
+#include "codegen/host_entry.h"
+
+#include "codegen/cutlass_names.h"
+#include "codegen/text_template.h"
+
+namespace ucutlass::codegen {
+
+namespace {
+
+using ir::GemmKernel;
+
+constexpr std::string_view kPrelude = R"CPP(struct Status {
+  int code;             // 0 ok; 1 invalid argument; 2 can_implement failed; 3 CUDA error; 4 CUTLASS error
+  const char* message;  // static text, or this thread's message buffer (valid until its next error)
+};
+
+// Runtime contract of every kernel in this header. Extents are runtime values
+// (they must equal the program's fixed extents); leading dimensions and batch
+// strides are in elements, 0 meaning packed.
+struct GemmParams {
+  const void* a;
+  const void* b;
+  const void* c;
+  void* d;
+  const void* bias;
+  int m, n, k, batch;
+  long long lda, ldb, ldc, ldd;
+  long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
+  float alpha, beta;
+};
+
+namespace detail {
+
+inline thread_local char message_buffer[512];
+
+inline Status error(int code, const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(message_buffer, sizeof message_buffer, format, args);
+  va_end(args);
+  return Status{code, message_buffer};
+}
+
+inline Status cuda_error(const char* what, cudaError_t e) {
+  return error(3, "CUDA error %d in %s: %s", static_cast<int>(e), what, cudaGetErrorString(e));
+}
+
+inline Status check_extent(const char* kernel, const char* name, int value, long long fixed) {
+  if (value <= 0) return error(1, "%s: %s = %d must be positive", kernel, name, value);
+  if (fixed != 0 && value != fixed)
+    return error(1, "%s: %s = %d but the kernel was compiled for %s = %lld", kernel, name, value, name, fixed);
+  return Status{0, nullptr};
+}
+
+// One matrix operand: resolves packed leading dimension and batch stride and
+// checks them, and the pointer, against the kernel's alignment.
+struct Operand {
+  const char* name;     // "A", "B", "C", "D"
+  const void* ptr;
+  bool row_major;
+  std::int64_t rows, cols;
+  std::int64_t ld, batch_stride;  // in: as given (0 = packed); out: resolved
+  int alignment;               // elements
+  int element_bytes;
+};
+
+inline Status check_operand(const char* kernel, int batch, Operand& o) {
+  if (o.ptr == nullptr) return error(1, "%s: pointer %s is null", kernel, o.name);
+  const std::int64_t min_ld = o.row_major ? o.cols : o.rows;
+  if (o.ld == 0) o.ld = min_ld;
+  if (o.ld < min_ld)
+    return error(1, "%s: leading dimension of %s = %lld is smaller than its %s (%lld) for a %s-major operand",
+                 kernel, o.name, static_cast<long long>(o.ld), o.row_major ? "column count" : "row count",
+                 static_cast<long long>(min_ld),
+                 o.row_major ? "row" : "column");
+  if (o.ld % o.alignment != 0)
+    return error(1, "%s: leading dimension of %s = %lld is not a multiple of the kernel's alignment (%d elements)",
+                 kernel, o.name, static_cast<long long>(o.ld), o.alignment);
+  if (o.batch_stride == 0) o.batch_stride = (o.row_major ? o.rows : o.cols) * o.ld;
+  if (batch > 1 && o.batch_stride % o.alignment != 0)
+    return error(1, "%s: batch stride of %s = %lld is not a multiple of the kernel's alignment (%d elements)",
+                 kernel, o.name, static_cast<long long>(o.batch_stride), o.alignment);
+  const long long bytes = static_cast<long long>(o.alignment) * o.element_bytes;
+  if (reinterpret_cast<std::uintptr_t>(o.ptr) % static_cast<std::uintptr_t>(bytes) != 0)
+    return error(1, "%s: pointer %s is not %lld-byte aligned (the kernel's alignment is %d elements)", kernel,
+                 o.name, bytes, o.alignment);
+  return Status{0, nullptr};
+}
+
+inline Status check_bias(const char* kernel, const void* bias) {
+  if (bias == nullptr) return error(1, "%s: pointer bias is null", kernel);
+  if (reinterpret_cast<std::uintptr_t>(bias) % 16 != 0) return error(1, "%s: pointer bias is not 16-byte aligned", kernel);
+  return Status{0, nullptr};
+}
+
+template <class Gemm>
+size_t workspace_size(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const GemmParams& p) {
+  typename Gemm::Arguments args{};
+  if (make(p, args).code != 0) return 0;
+  return Gemm::get_workspace_size(args);
+}
+
+// can_implement, workspace (caller's, or stream-ordered allocation freed after
+// the launch), initialize, run, and the launch error check.
+template <class Gemm>
+Status run(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const GemmParams& p,
+           cudaStream_t stream, void* workspace, size_t workspace_bytes) {
+  typename Gemm::Arguments args{};
+  Status st = make(p, args);
+  if (st.code != 0) return st;
+  Gemm gemm;
+  cutlass::Status cs = gemm.can_implement(args);
+  if (cs != cutlass::Status::kSuccess)
+    return error(2, "can_implement failed: %s", cutlass::cutlassGetStatusString(cs));
+  const size_t need = Gemm::get_workspace_size(args);
+  bool owned = false;
+  if (need > 0 && workspace == nullptr) {
+    cudaError_t e = cudaMallocAsync(&workspace, need, stream);
+    if (e != cudaSuccess) return cuda_error("cudaMallocAsync(workspace)", e);
+    owned = true;
+  } else if (need > workspace_bytes) {
+    return error(1, "workspace too small: the kernel needs %zu bytes, got %zu", need, workspace_bytes);
+  }
+  cs = gemm.initialize(args, workspace, stream);
+  if (cs == cutlass::Status::kSuccess) cs = gemm.run(stream);
+  const cudaError_t launch = cudaGetLastError();
+  if (owned) cudaFreeAsync(workspace, stream);
+  if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
+  if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
+  return Status{0, "ok"};
+}
+
+}  // namespace detail
+)CPP";
+
+// The checks both architectures share; the variables they leave behind
+// (a, b, c, d Operands with resolved ld/batch_stride) feed make_arguments.
+constexpr std::string_view kChecks = R"CPP(  const char* kernel = "$NAME$";
+  Status st{0, nullptr};
+  if ((st = detail::check_extent(kernel, "m", p.m, $FIXED_M$)).code ||
+      (st = detail::check_extent(kernel, "n", p.n, $FIXED_N$)).code ||
+      (st = detail::check_extent(kernel, "k", p.k, $FIXED_K$)).code ||
+      (st = detail::check_extent(kernel, "batch", p.batch, $FIXED_BATCH$)).code)
+    return st;
+  detail::Operand a{"A", p.a, $ROW_A$, p.m, p.k, p.lda, p.batch_stride_a, AlignmentA, $BYTES_A$};
+  detail::Operand b{"B", p.b, $ROW_B$, p.k, p.n, p.ldb, p.batch_stride_b, AlignmentB, $BYTES_B$};
+  detail::Operand d{"D", p.d, $ROW_C$, p.m, p.n, p.ldd, p.batch_stride_d, AlignmentC, $BYTES_D$};
+  if ((st = detail::check_operand(kernel, p.batch, a)).code || (st = detail::check_operand(kernel, p.batch, b)).code ||
+      (st = detail::check_operand(kernel, p.batch, d)).code)
+    return st;
+$SOURCE_CHECK$$BIAS_CHECK$)CPP";
+
+constexpr std::string_view kSourceCheck =
+    R"CPP(  detail::Operand c{"C", p.c, $ROW_C$, p.m, p.n, p.ldc, p.batch_stride_c, AlignmentC, $BYTES_C$};
+  if ((st = detail::check_operand(kernel, p.batch, c)).code) return st;
+)CPP";
+
+// SM90 strides are cute (M|N, K, L) tuples; the unit stride is static.
+constexpr std::string_view kSm90Arguments = R"CPP(inline Status make_arguments(const GemmParams& p, typename Gemm::Arguments& args) {
+$CHECKS$
+  int device = 0;
+  cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return detail::cuda_error("cudaGetDevice", e);
+  args.mode = cutlass::gemm::GemmUniversalMode::kGemm;
+  args.problem_shape = cute::make_shape(p.m, p.n, p.k, p.batch);
+  args.mainloop.ptr_A = static_cast<decltype(args.mainloop.ptr_A)>(p.a);
+  args.mainloop.dA = cute::make_stride($STRIDE_A$);
+  args.mainloop.ptr_B = static_cast<decltype(args.mainloop.ptr_B)>(p.b);
+  args.mainloop.dB = cute::make_stride($STRIDE_B$);
+  args.epilogue.ptr_C = $PTR_C$;
+  args.epilogue.dC = cute::make_stride($STRIDE_C$);
+  args.epilogue.ptr_D = static_cast<decltype(args.epilogue.ptr_D)>(p.d);
+  args.epilogue.dD = cute::make_stride($STRIDE_D$);
+  set_fusion_arguments(args.epilogue.thread, p.alpha, p.beta, p.bias);
+  args.hw_info.device_id = device;
+  args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
+  args.scheduler.raster_order = decltype(args.scheduler.raster_order)::$RASTER$;
+  args.scheduler.max_swizzle_size = $SWIZZLE$;
+$SCHEDULER$  return Status{0, nullptr};
+}
+)CPP";
+
+constexpr std::string_view kSm80Arguments = R"CPP(inline Status make_arguments(const GemmParams& p, typename Gemm::Arguments& args) {
+$CHECKS$$SOURCE_ALIAS$
+  const cutlass::gemm::GemmUniversalMode mode = $MODE$;
+  const int batch_count = $BATCH_COUNT$;
+  args = typename Gemm::Arguments(
+      mode, cutlass::gemm::GemmCoord(p.m, p.n, p.k), batch_count,
+      typename EpilogueOp::Params(p.alpha, $BETA$),
+      p.a, p.b, c.ptr, p.d,
+      a.batch_stride, b.batch_stride, c.batch_stride, d.batch_stride,
+      a.ld, b.ld, c.ld, d.ld);
+  return Status{0, nullptr};
+}
+)CPP";
+
+constexpr std::string_view kEntry = R"CPP(// $SUMMARY$
+inline size_t $NAME$_workspace_size(const GemmParams& p) {
+  return detail::workspace_size<$NAME$_detail::Gemm>(&$NAME$_detail::make_arguments, p);
+}
+
+inline Status $NAME$_run(const GemmParams& p, cudaStream_t stream, void* workspace = nullptr,
+                   size_t workspace_bytes = 0) {
+  return detail::run<$NAME$_detail::Gemm>(&$NAME$_detail::make_arguments, p, stream, workspace, workspace_bytes);
+}
+)CPP";
+
+std::string cute_stride(bool unit_first, const std::string& op) {
+  return unit_first ? "cute::Int<1>{}, " + op + ".ld, " + op + ".batch_stride"
+                    : op + ".ld, cute::Int<1>{}, " + op + ".batch_stride";
+}
+
+std::string bytes_of(ir::DType t) { return std::to_string(ir::bits_of(t) / 8); }
+
+std::string checks(const GemmKernel& k) {
+  const bool row_c = k.layout_c.value == ir::Layout::row;
+  Substitutions subs = {{"NAME", k.name},
+                        {"FIXED_M", std::to_string(k.m.value)},
+                        {"FIXED_N", std::to_string(k.n.value)},
+                        {"FIXED_K", std::to_string(k.k.value)},
+                        {"FIXED_BATCH", std::to_string(k.batch.value)},
+                        {"ROW_A", k.layout_a.value == ir::Layout::row ? "true" : "false"},
+                        {"ROW_B", k.layout_b.value == ir::Layout::row ? "true" : "false"},
+                        {"ROW_C", row_c ? "true" : "false"},
+                        {"BYTES_A", bytes_of(k.a.value)},
+                        {"BYTES_B", bytes_of(k.b.value)},
+                        {"BYTES_C", bytes_of(k.c.value)},
+                        {"BYTES_D", bytes_of(k.d.value)}};
+  subs.push_back({"SOURCE_CHECK", k.has_source() ? fill(kSourceCheck, subs) : ""});
+  subs.push_back({"BIAS_CHECK",
+                  k.has_bias() ? "  if ((st = detail::check_bias(kernel, p.bias)).code) return st;\n" : ""});
+  return fill(kChecks, subs);
+}
+
+std::string sm90_scheduler_arguments(const GemmKernel& k) {
+  switch (k.scheduler.value) {
+    case ir::TileScheduler::split_k:
+      return "  args.scheduler.splits = " + std::to_string(k.splits.value) +
+             ";\n  args.scheduler.decomposition_mode = "
+             "decltype(args.scheduler.decomposition_mode)::SplitK;\n";
+    case ir::TileScheduler::stream_k:
+      return "  args.scheduler.decomposition_mode = decltype(args.scheduler.decomposition_mode)::StreamK;\n";
+    case ir::TileScheduler::persistent:
+    case ir::TileScheduler::auto_: break;
+  }
+  return "";
+}
+
+std::string raster(ir::RasterOrder r) {
+  switch (r) {
+    case ir::RasterOrder::along_m: return "AlongM";
+    case ir::RasterOrder::along_n: return "AlongN";
+    case ir::RasterOrder::heuristic: break;
+  }
+  return "Heuristic";
+}
+
+std::string sm90_make_arguments(const GemmKernel& k) {
+  // CUTLASS orders B's modes (N, K): a column-major K x N B is K-major, unit stride in K.
+  const bool a_unit_m = k.layout_a.value == ir::Layout::col;
+  const bool b_unit_n = k.layout_b.value == ir::Layout::row;
+  const bool c_unit_m = k.layout_c.value == ir::Layout::col;
+  const std::string c_stride = k.has_source() ? cute_stride(c_unit_m, "c") : cute_stride(c_unit_m, "d");
+  return fill(kSm90Arguments,
+              {{"CHECKS", checks(k)},
+               {"STRIDE_A", cute_stride(a_unit_m, "a")},
+               {"STRIDE_B", cute_stride(b_unit_n, "b")},
+               {"PTR_C", k.has_source() ? "static_cast<decltype(args.epilogue.ptr_C)>(p.c)" : "nullptr"},
+               {"STRIDE_C", c_stride},
+               {"STRIDE_D", cute_stride(c_unit_m, "d")},
+               {"RASTER", raster(k.raster.value)},
+               {"SWIZZLE", std::to_string(k.swizzle.value)},
+               {"SCHEDULER", sm90_scheduler_arguments(k)}});
+}
+
+std::string sm80_make_arguments(const GemmKernel& k) {
+  std::string mode, batch_count;
+  if (k.scheduler.value == ir::TileScheduler::split_k) {
+    // Serial split-K: kGemm with batch_count = slices.
+    mode = "cutlass::gemm::GemmUniversalMode::kGemm";
+    batch_count = std::to_string(k.splits.value);
+  } else {
+    mode = "p.batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm";
+    batch_count = "p.batch";
+  }
+  return fill(kSm80Arguments, {{"CHECKS", checks(k)},
+                               {"SOURCE_ALIAS", k.has_source() ? "" : "  const detail::Operand& c = d;\n"},
+                               {"MODE", mode},
+                               {"BATCH_COUNT", batch_count},
+                               {"BETA", k.has_source() ? "p.beta" : "0.0f"}});
+}
+
+}  // namespace
+
+std::string emit_host_prelude() { return std::string(kPrelude); }
+
+std::string emit_make_arguments(const GemmKernel& k) {
+  return k.arch.value == ir::Arch::sm80 ? sm80_make_arguments(k) : sm90_make_arguments(k);
+}
+
+std::string emit_host_entry(const GemmKernel& k) {
+  std::string summary = std::string(ir::name_of(k.arch.value)) + " " + std::string(ir::name_of(k.a.value)) +
+                        "x" + std::string(ir::name_of(k.b.value)) + "->" +
+                        std::string(ir::name_of(k.d.value)) + ", layouts " +
+                        std::string(ir::name_of(k.layout_a.value)) + "/" +
+                        std::string(ir::name_of(k.layout_b.value)) + "/" +
+                        std::string(ir::name_of(k.layout_c.value)) + ", C " +
+                        (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias" : "");
+  return fill(kEntry, {{"NAME", k.name}, {"SUMMARY", summary}});
+}
+
+std::string emit_c_params_struct() {
+  return R"CPP(typedef struct ucutlass_gemm_params {
+  const void* a;
+  const void* b;
+  const void* c;
+  void* d;
+  const void* bias;
+  int m, n, k, batch;
+  long long lda, ldb, ldc, ldd;
+  long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
+  float alpha, beta;
+} ucutlass_gemm_params;
+)CPP";
+}
+
+}  // namespace ucutlass::codegen

@@ -1,0 +1,25 @@
+#pragma once
+// The CUTLASS type chain of one kernel, emitted into `namespace NAME_detail`
+// of the program header: element/layout aliases, our own activation functors,
+// the epilogue (LinearCombination or an EVT tree on SM90), the mainloop, the
+// kernel and the device-level `Gemm`. Each detail namespace also defines
+//   Status make_arguments(const GemmParams&, Gemm::Arguments&)
+// (host_entry.h), which is what NAME_run calls.
+#include <string>
+
+#include "ir/gemm_kernel.h"
+
+namespace ucutlass::codegen {
+
+// Activation functors the emitter writes itself (leaky_relu, clamp: CUTLASS's
+// own take runtime Arguments, ours bake the constants in). Names come from the
+// step index, so the output depends only on the program.
+std::string emit_custom_activations(const ir::GemmKernel& k);
+
+// The functor template used for epilogue step `index` (an activation step).
+std::string activation_functor(const ir::GemmKernel& k, size_t index);
+
+std::string emit_sm90_types(const ir::GemmKernel& k);
+std::string emit_sm80_types(const ir::GemmKernel& k);
+
+}  // namespace ucutlass::codegen
