@@ -1,0 +1,65 @@
+"""Where a bench result came from: command line, date, git commit, tool versions.
+
+Every field is read from the machine at run time; a field that cannot be read
+is None, never a guess.
+"""
+
+import datetime
+import os
+import platform
+import shlex
+import subprocess
+import sys
+
+from ucutlass_cli import REPO
+
+
+def _output(cmd, cwd=None):
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=30, cwd=cwd)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout.strip() if proc.returncode == 0 else None
+
+
+def now():
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
+def file_stamp(t):
+    """A date-and-time stamp safe in file names: 2026-12-01-143005."""
+    return t.strftime("%Y-%m-%d-%H%M%S")
+
+
+def git_state():
+    """Commit and dirtiness of the checkout. The device machine gets a copy of the working tree that
+    may lack .git; then $UCUTLASS_GIT_COMMIT (set by whoever launched the run) is used."""
+    commit = _output(["git", "rev-parse", "HEAD"], cwd=REPO)
+    if commit:
+        status = _output(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO)
+        return {"commit": commit, "dirty": bool(status), "source": "git"}
+    env = os.environ.get("UCUTLASS_GIT_COMMIT")
+    return {"commit": env or None, "dirty": None, "source": "UCUTLASS_GIT_COMMIT" if env else None}
+
+
+def nvcc_version():
+    out = _output(["nvcc", "--version"]) or _output(["/usr/local/cuda/bin/nvcc", "--version"])
+    if not out:
+        return None
+    lines = [line for line in out.splitlines() if "release" in line]
+    return lines[-1].strip() if lines else out.splitlines()[-1]
+
+
+def driver_version():
+    out = _output(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"])
+    return out.splitlines()[0].strip() if out else None
+
+
+def command():
+    """The exact command line that started this process."""
+    argv = [os.path.basename(sys.executable)] + sys.argv
+    return {"command": shlex.join(argv), "argv": sys.argv, "cwd": os.getcwd()}
+
+
+def host():
+    return {"hostname": platform.node(), "python": platform.python_version(), "cpu_count": os.cpu_count()}
