@@ -258,7 +258,8 @@ def main(argv):
               **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
               "nvcc": provenance.nvcc_version(), "driver": provenance.driver_version(),
               "settings": {"trials": args.trials, "warmup": args.warmup, "seed": args.seed,
-                           "timing": "CUDA events per call; a 2x-L2 buffer zeroed before each call; median",
+                           "timing": "CUDA events per call; a 2x-L2 buffer zeroed and a ~100 us GPU spin before each "
+                                     "call; runners interleaved round by round; median",
                            "correctness": "float64 reference; two fresh draws: the item's distribution, N(0,1)"},
               "harness_errors": [], "items": []}
     try:
