@@ -14,6 +14,9 @@ struct Row {
   std::vector<std::string> messages;  // exact, in order; empty = legal
 };
 
+// Names the row in test listings instead of dumping its bytes.
+void PrintTo(const Row& row, std::ostream* os) { *os << row.name; }
+
 std::vector<std::string> messages_of(const std::string& text) {
   FrontendResult r = run_frontend("t.dsl", text);
   std::vector<std::string> out;
