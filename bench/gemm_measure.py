@@ -7,8 +7,9 @@ the kernel's own signature (types, layouts, extents, epilogue), and runs every
 candidate and the PyTorch baseline side by side:
 
 - correctness: each output against a float64 reference, on two fresh draws (the
-  item's distribution, then N(0, 1)); the DSL kernel's output is poisoned with NaN
-  first, so an element it never writes fails;
+  item's distribution, then N(0, 1)); the relative-error bound must hold on both,
+  allclose (where the item asks for it) on the item's distribution; the DSL
+  kernel's output is poisoned with NaN first, so an element it never writes fails;
 - timing: CUDA events around each call, a 2x-L2 buffer zeroed before every
   call, warm-up first, then `trials` rounds in which every runner is timed once
   (the order rotating from round to round); median and spread per runner. A
@@ -254,15 +255,17 @@ def mismatches(out, ref, tolerances):
     return {f"{t:g}": int(((diff > scale * t + t) | bad).sum()) for t in tolerances}
 
 
-def score(out, ref, criteria):
+def score(out, ref, criteria, primary):
     """compare() at the item's tolerance (the harness's definition), the verdict, and mismatch counts
-    at the info tolerances."""
+    at the info tolerances. The relative-error bound holds on every draw; allclose is required only on
+    the item's own distribution (on N(0, 1) with large K even fp32 misses atol 1e-4 near zero)."""
     atol, rtol = criteria["allclose"] or (criteria["rel_l2_max"], criteria["rel_l2_max"])
     rec = compare(out, ref, atol, rtol)
     rec["atol"], rec["rtol"] = atol, rtol
     rec["mismatched_at"] = mismatches(out, ref, INFO_TOLERANCES)
     ok = not rec["nan_or_inf"] and rec["shape_ok"] and rec["rel_l2_err"] <= criteria["rel_l2_max"]
-    if criteria["allclose"]:
+    rec["allclose_required"] = bool(criteria["allclose"]) and primary
+    if rec["allclose_required"]:
         ok = ok and rec["allclose"]
     rec["passed"] = bool(ok)
     return rec
@@ -387,7 +390,7 @@ def measure(plan, item_name):
                     run.poison()
                 out = run()
                 torch.cuda.synchronize()
-                s = score(out, ref, criteria)
+                s = score(out, ref, criteria, primary=trial == 0)
                 del out
             except (KernelFailure, RuntimeError) as e:
                 rec["error"] = f"{type(e).__name__}: {e}"

@@ -34,9 +34,11 @@ def file_stamp(t):
 def git_state():
     """Commit and dirtiness of the checkout. The device machine gets a copy of the working tree that
     may lack .git; then $UCUTLASS_GIT_COMMIT (set by whoever launched the run) is used."""
-    commit = _output(["git", "rev-parse", "HEAD"], cwd=REPO)
+    # safe.directory: the device machine runs as root over a copy owned by another user.
+    git = ["git", "-c", "safe.directory=*"]
+    commit = _output(git + ["rev-parse", "HEAD"], cwd=REPO)
     if commit:
-        status = _output(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO)
+        status = _output(git + ["status", "--porcelain", "--untracked-files=no"], cwd=REPO)
         return {"commit": commit, "dirty": bool(status), "source": "git"}
     env = os.environ.get("UCUTLASS_GIT_COMMIT")
     return {"commit": env or None, "dirty": None, "source": "UCUTLASS_GIT_COMMIT" if env else None}

@@ -42,9 +42,9 @@ class UsageError(HarnessError):
 
 
 def item(title, distribution, baseline, rel_l2_max, speedup_min, strict=False, allclose=None):
-    """One acceptance item. Correct = no NaN/Inf, relative L2 error vs float64 <= rel_l2_max, and
-    (when given) allclose at (atol, rtol), on every correctness draw. Fast = torch time / kernel time
-    >= speedup_min (> when strict)."""
+    """One acceptance item. Correct = no NaN/Inf and relative L2 error vs float64 <= rel_l2_max on every
+    correctness draw, and (when given) allclose at (atol, rtol) on the draw from the item's own
+    distribution. Fast = torch time / kernel time >= speedup_min (> when strict)."""
     return {"title": title, "distribution": distribution, "baseline": baseline,
             "criteria": {"rel_l2_max": rel_l2_max, "allclose": allclose, "speedup_min": speedup_min,
                          "speedup_strict": strict}}
@@ -260,7 +260,8 @@ def main(argv):
               "settings": {"trials": args.trials, "warmup": args.warmup, "seed": args.seed,
                            "timing": "CUDA events per call; a 2x-L2 buffer zeroed and a ~100 us GPU spin before each "
                                      "call; runners interleaved round by round; median",
-                           "correctness": "float64 reference; two fresh draws: the item's distribution, N(0,1)"},
+                           "correctness": "float64 reference; two fresh draws: the item's distribution (rel. L2 bound "
+                                          "and allclose), N(0,1) (rel. L2 bound)"},
               "harness_errors": [], "items": []}
     try:
         exe = ucutlass_cli.find_exe(args.ucutlass)
