@@ -171,11 +171,6 @@ bool parse_gpu_profile(const std::string& text, const std::string& path, GpuProf
     *err = path + ": the profile has neither \"datasheet\" nor \"measured\" ceilings";
     return false;
   }
-  Rate fp32 = hard_flops(g, MathPath::fp32);
-  if (fp32.value <= 0 || hard_dram_bandwidth(g) <= 0) {
-    *err = path + ": the profile needs at least an fp32 rate and a DRAM bandwidth";
-    return false;
-  }
   *out = std::move(g);
   return true;
 }
