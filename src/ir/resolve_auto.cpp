@@ -23,6 +23,8 @@ bool is_cpasync(KernelSchedule s) {
 
 void resolve_types(GemmKernel& k) {
   bool f32_in = k.a.value == DType::f32;
+  // Saying only A's type means B has the same one.
+  if (k.b.is_auto) k.b.value = k.a.value;
   if (k.d.is_auto) k.d.value = is_fp8(k.a.value) ? DType::bf16 : k.a.value;
   // C is read only when beta can be non-zero; then it has D's type.
   if (k.c.is_auto) k.c.value = k.beta.value != 0.0 ? k.d.value : DType::void_;
@@ -63,7 +65,9 @@ void resolve_sm90(GemmKernel& k) {
                     (!k.has_source() || k.align_c.value * bits_of(k.c.value) % 128 == 0);
   if (k.epilogue_schedule.is_auto || k.epilogue_schedule.value == EpilogueSchedule::tma) {
     bool plain = k.epilogue.empty();
-    if (cpasync || (!tma_epi_ok && plain)) {
+    // Only `auto` may fall back to the no-smem epilogue; an explicit `tma`
+    // stays a TMA epilogue and the validator says why it cannot be.
+    if (k.epilogue_schedule.is_auto && (cpasync || (!tma_epi_ok && plain))) {
       k.epilogue_schedule.value = EpilogueSchedule::nosmem;
     } else {
       bool coop = k.schedule.value == KernelSchedule::cooperative ||

@@ -38,6 +38,7 @@ class Validator {
       check_sm90_alignment();
       check_sm90_smem();
       check_sm90_scheduler();
+      check_sm90_ignored_settings();
     } else {
       check_sm80_tile();
       check_sm80_misc();
@@ -178,6 +179,12 @@ class Validator {
             "a TMA epilogue (epilogue = tma) with 16-byte aligned C/D, or no fused steps");
     if (k_.math.value == MathPath::fast_accum && is_cpasync(ks))
       error(k_.math.span, "fast_accum needs a TMA kernel schedule", "warpspecialized, cooperative, pingpong");
+  }
+
+  void check_sm90_ignored_settings() {
+    if (!k_.warps.is_auto)
+      error(k_.warps.span, "with_warps is an sm80 setting; on sm90a the schedule fixes the warp layout",
+            "remove with_warps, or with_arch(sm80)");
   }
 
   void check_sm90_cluster() {
@@ -353,6 +360,9 @@ class Validator {
     if (k_.scheduler.value == TileScheduler::split_k && k_.batch.value > 1)
       error(k_.scheduler.span, "sm80 split-K uses the batch dimension, so it cannot be combined with batch > 1",
             "split_k with batch = 1, or no split-K");
+    if (!k_.raster.is_auto && k_.raster.value != RasterOrder::heuristic)
+      error(k_.raster.span, "sm80 kernels raster along M with a swizzle; an order cannot be chosen",
+            "with_raster(heuristic, swizzle = 1 | 2 | 4 | 8)");
     if (k_.scheduler.value == TileScheduler::stream_k && k_.batch.value > 1)
       error(k_.scheduler.span, "sm80 stream-K does not take batched problems", "batch = 1, or persistent");
   }
