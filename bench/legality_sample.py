@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Does legality agree with the compiler? A seeded random sample of GEMM configurations.
 
-    python3 bench/legality_sample.py [--count 240] [--seed 1] [--jobs N] [--out FILE|DIR]
+    python3 bench/legality_sample.py [--count 200] [--seed 1] [--jobs N] [--out FILE|DIR]
                                      [--check-only] [--deadline S] [--wild 0.06]
 
 Draws `count` configurations over the whole knob space (arch, types, layouts,
@@ -250,10 +250,13 @@ class Sampler:
     def alignment(self, k, chain, bits):
         if not self.chance(0.15):
             return
-        widest = 128 // bits
-        pick = [widest, widest // 2, widest // 4] if self.chance(self.wild) else [widest]
-        al = tuple(max(1, self.rng.choice(pick)) for _ in range(3))
-        k["alignment"] = al
+        d_bits = {"f32": 32, "e4m3": 8, "e5m2": 8}.get(k["d"], 16)
+        al = []
+        for b in (bits, bits, d_bits):
+            widest = 128 // b
+            al.append(self.rng.choice([widest, max(1, widest // 2), max(1, widest // 4)])
+                      if self.chance(self.wild) else widest)
+        k["alignment"] = tuple(al)
         chain.append("with_alignment(a = {}, b = {}, c = {})".format(*al))
 
     def epilogue(self, k, chain):
@@ -303,7 +306,7 @@ def nvcc_excerpt(log, lines=12):
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--count", type=int, default=240, help="configurations to draw (default 240)")
+    p.add_argument("--count", type=int, default=200, help="configurations to draw (default 200)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--wild", type=float, default=0.06,
                    help="chance that a knob is drawn from every value rather than the suitable ones")

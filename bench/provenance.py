@@ -31,15 +31,36 @@ def file_stamp(t):
     return t.strftime("%Y-%m-%d-%H%M%S")
 
 
+def _commit_from_files():
+    """HEAD's commit read from .git itself, for a machine without the git program."""
+    git_dir = REPO / ".git"
+    try:
+        head = (git_dir / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head
+        ref = head[5:]
+        if (git_dir / ref).is_file():
+            return (git_dir / ref).read_text().strip()
+        for line in (git_dir / "packed-refs").read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split()[0]
+    except OSError:
+        pass
+    return None
+
+
 def git_state():
-    """Commit and dirtiness of the checkout. The device machine gets a copy of the working tree that
-    may lack .git; then $UCUTLASS_GIT_COMMIT (set by whoever launched the run) is used."""
+    """Commit and dirtiness of the checkout: from git; else from the .git folder (the device machine
+    may lack the git program); else from $UCUTLASS_GIT_COMMIT, set by whoever launched the run."""
     # safe.directory: the device machine runs as root over a copy owned by another user.
     git = ["git", "-c", "safe.directory=*"]
     commit = _output(git + ["rev-parse", "HEAD"], cwd=REPO)
     if commit:
         status = _output(git + ["status", "--porcelain", "--untracked-files=no"], cwd=REPO)
         return {"commit": commit, "dirty": bool(status), "source": "git"}
+    commit = _commit_from_files()
+    if commit:
+        return {"commit": commit, "dirty": None, "source": ".git files (no git program)"}
     env = os.environ.get("UCUTLASS_GIT_COMMIT")
     return {"commit": env or None, "dirty": None, "source": "UCUTLASS_GIT_COMMIT" if env else None}
 
