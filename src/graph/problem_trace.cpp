@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "exec/subprocess.h"
 #include "graph/graph_reader.h"
 
@@ -50,6 +52,11 @@ bool trace_problem(const std::string& problem_py, const std::string& python_dir,
     else if (why.find("No module named ucutlass_harness") != std::string::npos ||
              why.find("invalid choice: 'trace'") != std::string::npos)
       advice = "; the harness tracer (python/ucutlass_harness) is missing or lacks `trace`: pass a graph JSON instead";
+    // The harness reports its own errors as {"format": "ucutlass-error", "error": ...} on stdout.
+    nlohmann::json reported = nlohmann::json::parse(r.out, nullptr, false);
+    if (reported.is_object() && reported.value("format", "") == "ucutlass-error" && reported.contains("error") &&
+        reported["error"].is_string())
+      why = reported["error"].get<std::string>() + (why.empty() ? "" : "\n" + why);
     *err = problem_py + ": tracing failed (" + r.describe() + ")" + advice + (why.empty() ? "" : "\n" + why);
     return false;
   }

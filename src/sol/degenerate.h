@@ -12,6 +12,7 @@
 
 #include "graph/op_graph.h"
 #include "sol/op_cost.h"
+#include "sol/precision_policy.h"
 
 namespace ucutlass::sol {
 
@@ -28,7 +29,9 @@ enum class NodeFate {
 std::string fate_name(NodeFate f);
 
 struct DegenerateFinding {
-  std::string kind;    // zero-output, constant-output, gemm-collapses-to-gemv, dead-op, identity-op
+  // zero-output, constant-output, gemm-collapses-to-gemv, dead-op, identity-op, and
+  // output-under-tolerance (values so small that an all-zero output passes the check)
+  std::string kind;
   std::string node;    // the node that causes it
   std::string tensor;  // the output concerned, when one is
   std::string message;
@@ -41,6 +44,8 @@ struct DegenerateAnalysis {
   bool degenerate() const { return !findings.empty(); }
 };
 
-DegenerateAnalysis analyze_degenerate(const graph::OpGraph& g, const std::vector<OpCost>& costs);
+// `tolerance` decides when an output is too small for the correctness check to see.
+DegenerateAnalysis analyze_degenerate(const graph::OpGraph& g, const std::vector<OpCost>& costs,
+                                      ToleranceProfile tolerance = ToleranceProfile::kernelbench);
 
 }  // namespace ucutlass::sol

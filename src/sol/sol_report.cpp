@@ -79,7 +79,7 @@ SolReport build_sol_report(const OpGraph& g, const SelectedProfile& profile, con
   std::vector<OpCost> costs;
   costs.reserve(g.nodes.size());
   for (const graph::Node& n : g.nodes) costs.push_back(cost_node(g, n));
-  r.degenerate = analyze_degenerate(g, costs);
+  r.degenerate = analyze_degenerate(g, costs, options.tolerance);
 
   double sum_c = 0, sum_m = 0, sum_max = 0, sum_flops = 0, sum_bytes = 0, sum_c_realistic = 0;
   double reduced_c = 0, reduced_flops = 0;
