@@ -9,7 +9,7 @@
 
 #include "cli/command.h"
 #include "exec/subprocess.h"
-#include "sol/install_paths.h"
+#include "exec/python_worker.h"
 #include "sol/profile_selection.h"
 
 namespace ucutlass::cli {
@@ -62,12 +62,10 @@ nlohmann::json compare(const sol::GpuProfile& got, const sol::GpuProfile* shippe
 int run_calibrate(const CalibrateArgs& a, const GlobalOptions& g) {
   ProcessOptions options;
   options.timeout_s = a.timeout_s;
-  const char* old = std::getenv("PYTHONPATH");
-  options.extra_env.push_back("PYTHONPATH=" + sol::find_install_dir("python") + (old && *old ? std::string(":") + old : ""));
-  std::vector<std::string> argv = {"python3", "-m", "ucutlass_calibrate"};
-  if (a.quick) argv.push_back("--quick");
+  std::vector<std::string> args;
+  if (a.quick) args.push_back("--quick");
   if (!g.json) std::cerr << "ucutlass calibrate: measuring (copy, GEMMs per path, L2); about a minute...\n";
-  ProcessResult r = run_process(argv, options);
+  ProcessResult r = run_python_module("ucutlass_calibrate", args, options);
   if (!r.ok())
     return fail(g, "the calibration worker failed (" + r.describe() + ")" + (r.err.empty() ? "" : ":\n" + r.err));
 

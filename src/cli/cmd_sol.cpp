@@ -7,7 +7,7 @@
 #include "cli/command.h"
 #include "graph/graph_reader.h"
 #include "graph/problem_trace.h"
-#include "sol/install_paths.h"
+#include "support/install_paths.h"
 #include "sol/report_render.h"
 #include "support/did_you_mean.h"
 #include "support/phase_timer.h"
@@ -59,7 +59,7 @@ int run_sol(const SolArgs& a, const GlobalOptions& g) {
   {
     PhaseTimer t("sol.read_graph");
     bool is_python = a.problem.size() > 3 && a.problem.ends_with(".py");
-    bool ok = is_python ? graph::trace_problem(a.problem, sol::find_install_dir("python"), 600, &graph, &err)
+    bool ok = is_python ? graph::trace_problem(a.problem, 600, &graph, &err)
                         : graph::load_op_graph_file(a.problem, &graph, &err);
     if (!ok) return fail(g, err);
   }

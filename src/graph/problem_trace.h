@@ -10,7 +10,6 @@
 namespace ucutlass::graph {
 
 // Runs the tracer; `python_dir` goes on PYTHONPATH ("" = leave it alone).
-bool trace_problem(const std::string& problem_py, const std::string& python_dir, double timeout_s, OpGraph* out,
-                   std::string* err);
+bool trace_problem(const std::string& problem_py, double timeout_s, OpGraph* out, std::string* err);
 
 }  // namespace ucutlass::graph

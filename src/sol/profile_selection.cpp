@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "exec/subprocess.h"
-#include "sol/install_paths.h"
+#include "support/install_paths.h"
 #include "support/did_you_mean.h"
 
 namespace ucutlass::sol {

@@ -1,10 +1,10 @@
-#include "sol/install_paths.h"
+#include "support/install_paths.h"
 
 #include <filesystem>
 
 #include "support/build_info.h"
 
-namespace ucutlass::sol {
+namespace ucutlass {
 
 namespace fs = std::filesystem;
 
@@ -20,4 +20,4 @@ std::string find_install_dir(const std::string& relative) {
   return std::string(UCUTLASS_SOURCE_ROOT) + "/" + relative;
 }
 
-}  // namespace ucutlass::sol
+}  // namespace ucutlass

@@ -5,10 +5,10 @@
 // binary was built from second.
 #include <string>
 
-namespace ucutlass::sol {
+namespace ucutlass {
 
 // The first `relative` directory found in the executable's directory or one
 // above it, else under the source root ucutlass was built from.
 std::string find_install_dir(const std::string& relative);
 
-}  // namespace ucutlass::sol
+}  // namespace ucutlass
