@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Repeatability of the harness's timing: one solution evaluated in N separate runs.
+
+    python3 bench/repeatability.py PROBLEM SOLUTION [--runs 5] [--out FILE|DIR] [eval flags...]
+
+Each run is a fresh `python3 -m ucutlass_harness eval` process (new CUDA context, fresh inputs, cold
+L2 before every trial). Reports each run's median and the spread of the medians,
+(max - min) / median of medians, and writes bench/results/repeatability-<date>.json with provenance.
+"""
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import provenance  # noqa: E402
+from ucutlass_cli import REPO  # noqa: E402
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("problem")
+    ap.add_argument("solution")
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--out", default=str(REPO / "bench" / "results"))
+    ap.add_argument("--timeout", type=float, default=300)
+    args, eval_flags = ap.parse_known_args()
+    started = provenance.now()
+    env = dict(os.environ, PYTHONPATH=str(REPO / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    runs = []
+    for i in range(args.runs):
+        cmd = [sys.executable, "-m", "ucutlass_harness", "eval", args.problem, args.solution, "--json",
+               "--baselines", "none", *eval_flags]
+        try:
+            proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=args.timeout)
+            result = json.loads(proc.stdout)
+        except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
+            runs.append({"run": i, "error": f"{type(e).__name__}: {e}"})
+            continue
+        cand = ((result.get("timing") or {}).get("candidate") or {})
+        runs.append({"run": i, "verdict": result.get("verdict"), "median_ms": cand.get("median_ms"),
+                     "spread_p90_p10": cand.get("spread"), "num_trials": cand.get("num_trials"),
+                     "wall_s": (result.get("worker") or {}).get("wall_s")})
+        print(f"run {i}: verdict {runs[-1]['verdict']} median {runs[-1]['median_ms']} ms", flush=True)
+    medians = [r["median_ms"] for r in runs if isinstance(r.get("median_ms"), (int, float))]
+    summary = None
+    if medians:
+        mid = statistics.median(medians)
+        summary = {"runs_timed": len(medians), "median_of_medians_ms": mid, "min_ms": min(medians),
+                   "max_ms": max(medians), "spread": (max(medians) - min(medians)) / mid}
+    out_doc = {"format": "ucutlass-bench-repeatability", "version": 1, "date": started.isoformat(),
+               **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
+               "driver": provenance.driver_version(), "problem": args.problem, "solution": args.solution,
+               "eval_flags": eval_flags, "runs": runs, "summary": summary}
+    out = Path(args.out)
+    if out.is_dir() or not out.suffix:
+        out.mkdir(parents=True, exist_ok=True)
+        out = out / f"repeatability-{provenance.file_stamp(started)}.json"
+    out.write_text(json.dumps(out_doc, indent=2) + "\n")
+    print(json.dumps(summary, indent=1))
+    print(f"wrote {out}")
+    return 0 if summary else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
