@@ -1,0 +1,116 @@
+#include "map/dsl_writer.h"
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace ucutlass::map {
+
+namespace {
+
+std::string shape3(const ir::Shape3& s) {
+  return std::to_string(s.m) + ", " + std::to_string(s.n) + ", " + std::to_string(s.k);
+}
+
+bool set(const ir::Shape3& s) { return s.m > 0 && s.n > 0 && s.k > 0; }
+
+std::string step_dsl(const ChainStep& s) {
+  switch (s.kind) {
+    case StepKind::bias_col: return "bias(col)";
+    case StepKind::bias_row: return "bias(row)";
+    case StepKind::activation: {
+      std::string out(ir::name_of(s.act));
+      if (s.act == ir::Activation::leaky_relu) out += "(" + dsl_number(s.p0) + ")";
+      if (s.act == ir::Activation::clamp) out += "(" + dsl_number(s.p0) + ", " + dsl_number(s.p1) + ")";
+      return out;
+    }
+    case StepKind::scale:
+    case StepKind::residual: break;  // folded into alpha / beta
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string dsl_number(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+    return buf;
+  }
+  for (int precision = 6; precision <= 17; ++precision) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) {
+      std::string s = buf;
+      // The DSL's real needs a dot before any exponent: 1e+30 -> 1.0e+30.
+      if (s.find('.') == std::string::npos) {
+        size_t e = s.find('e');
+        s.insert(e == std::string::npos ? s.size() : e, ".0");
+      }
+      return s;
+    }
+  }
+  return std::to_string(v);
+}
+
+std::string KernelConfig::summary() const {
+  std::ostringstream o;
+  o << ir::name_of(arch) << " " << ir::name_of(math) << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
+  if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
+  if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;
+  if (arch == ir::Arch::sm80 && set(warps)) o << " w" << warps.m << "x" << warps.n << "x" << warps.k;
+  o << " " << ir::name_of(schedule);
+  if (scheduler == ir::TileScheduler::split_k) o << " split_k(" << splits << ")";
+  else o << " " << ir::name_of(scheduler);
+  if (raster != ir::RasterOrder::heuristic) o << " " << ir::name_of(raster);
+  if (swizzle > 1) o << " swizzle " << swizzle;
+  if (stages > 0) o << " stages " << stages;
+  return o.str();
+}
+
+std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
+  const FusedEpilogue f = fusable_prefix(m, c.arch);
+  const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
+  std::ostringstream o;
+  o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << m.k;
+  if (m.batch > 1) o << ", batch = " << m.batch;
+  o << ")\n";
+  o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
+  o << "  .with_types(a = " << in << ", b = " << in << ", c = " << (f.residual >= 0 ? out : "void") << ", d = " << out
+    << ", acc = f32)\n";
+  o << "  .with_layouts(a = " << ir::name_of(c.layout_a) << ", b = " << ir::name_of(c.layout_b) << ", c = row)\n";
+  o << "  .with_math(" << ir::name_of(c.math) << ")\n";
+  if (set(c.tile)) o << "  .with_tile(" << shape3(c.tile) << ")\n";
+  if (c.arch == ir::Arch::sm90a && set(c.cluster)) o << "  .with_cluster(" << shape3(c.cluster) << ")\n";
+  if (c.arch == ir::Arch::sm80 && set(c.warps)) o << "  .with_warps(" << shape3(c.warps) << ")\n";
+  if (c.schedule != ir::KernelSchedule::auto_) o << "  .with_schedule(" << ir::name_of(c.schedule) << ")\n";
+  if (c.stages > 0) o << "  .with_stages(" << c.stages << ")\n";
+  if (c.arch == ir::Arch::sm90a && (c.raster != ir::RasterOrder::heuristic || c.swizzle > 1))
+    o << "  .with_raster(" << ir::name_of(c.raster) << ", swizzle = " << c.swizzle << ")\n";
+  if (c.scheduler == ir::TileScheduler::split_k)
+    o << "  .with_scheduler(split_k(" << c.splits << "))\n";
+  else if (c.scheduler != ir::TileScheduler::auto_)
+    o << "  .with_scheduler(" << ir::name_of(c.scheduler) << ")\n";
+  std::vector<std::string> steps;
+  if (f.alpha != 1) steps.push_back("alpha(" + dsl_number(f.alpha) + ")");
+  if (f.residual >= 0) steps.push_back("beta(" + dsl_number(f.beta) + ")");
+  for (const ChainStep* s : f.dsl_steps) steps.push_back(step_dsl(*s));
+  if (!steps.empty()) {
+    o << "  .with_epilogue(";
+    for (size_t i = 0; i < steps.size(); ++i) o << (i ? ", " : "") << steps[i];
+    o << ")\n";
+  }
+  std::string text = o.str();
+  text.pop_back();
+  return text;
+}
+
+std::string program_dsl(const std::string& problem_name, const std::vector<GemmMatch>& gemms,
+                        const std::vector<KernelConfig>& configs) {
+  std::string text = "# " + problem_name + ": written by ucutlass optimize\n";
+  for (size_t i = 0; i < gemms.size(); ++i) text += kernel_dsl(gemms[i], configs[i]) + "\n";
+  return text;
+}
+
+}  // namespace ucutlass::map

@@ -1,0 +1,43 @@
+#pragma once
+// A matched GEMM plus a configuration becomes DSL text: one `kernel`
+// declaration per match, all in one program (one hash, one library). The
+// front end then judges the text exactly as it judges a person's program, so
+// the optimizer can never emit something `ucutlass check` would reject.
+#include <string>
+#include <vector>
+
+#include "ir/gemm_kernel.h"
+#include "map/gemm_match.h"
+
+namespace ucutlass::map {
+
+// The knobs the search varies. Zero / auto values are left to the front end.
+struct KernelConfig {
+  ir::Arch arch = ir::Arch::sm90a;
+  ir::MathPath math = ir::MathPath::tensor_op;
+  ir::Layout layout_a = ir::Layout::row, layout_b = ir::Layout::col;
+  ir::Shape3 tile;     // 0 = auto
+  ir::Shape3 cluster;  // sm90a; 0 = auto
+  ir::Shape3 warps;    // sm80; 0 = auto
+  ir::KernelSchedule schedule = ir::KernelSchedule::auto_;
+  ir::TileScheduler scheduler = ir::TileScheduler::auto_;
+  int splits = 1;  // split_k
+  ir::RasterOrder raster = ir::RasterOrder::heuristic;
+  int swizzle = 1;
+  int stages = 0;  // 0 = auto
+
+  // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
+  std::string summary() const;
+};
+
+// A real number the DSL reads back to the same double.
+std::string dsl_number(double v);
+
+// The declaration of one kernel (no trailing newline).
+std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c);
+
+// A whole program: a comment line naming the problem, then each kernel.
+std::string program_dsl(const std::string& problem_name, const std::vector<GemmMatch>& gemms,
+                        const std::vector<KernelConfig>& configs);
+
+}  // namespace ucutlass::map

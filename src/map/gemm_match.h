@@ -1,0 +1,84 @@
+#pragma once
+// Pattern matching over an op graph: every GEMM-like node (mm, addmm, linear,
+// matmul, bmm) becomes a GemmMatch with its problem extents, its operands as
+// graph tensors with their natural layouts, and the chain of element-wise
+// nodes after it that could fold into the epilogue (epilogue_table.h). Which
+// prefix of that chain a kernel really fuses depends on the configuration
+// (sm80 takes no bias and one activation), so that choice is made later, by
+// fusable_prefix().
+//
+//   linear(x[B,S,K], W[N,K], b) -> gelu -> mul 0.5
+//   => gemm m = B*S, n = N, k = K; a = x (flattened, row), b = W^T (col);
+//      chain: bias(col) [built into linear], gelu, scale(0.5)
+//
+// Nodes that match nothing stay in PyTorch inside the same ModelNew.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "graph/op_graph.h"
+#include "ir/types.h"
+#include "map/epilogue_table.h"
+
+namespace ucutlass::map {
+
+// How a kernel operand is made from a graph tensor, in Python terms.
+enum class OperandView {
+  as_is,       // the tensor is the operand ([R, C] or [batch, R, C])
+  transposed,  // the operand is tensor.transpose(-1, -2) (nn.Linear's weight)
+  flattened,   // [..., K] folded to [M, K] by reshape(-1, K)
+  batch_flattened,  // [..., R, C] folded to [batch, R, C] by reshape(-1, R, C)
+};
+
+struct GemmOperand {
+  int tensor = -1;
+  OperandView view = OperandView::as_is;
+  ir::Layout natural = ir::Layout::row;  // layout of the operand as the graph stores it
+  bool strided = false;                  // neither layout: the kernel needs a copy whatever it chooses
+};
+
+struct GemmMatch {
+  std::string name;  // kernel name in the DSL program: gemm0, gemm1, ...
+  int anchor = -1;   // the GEMM node
+  std::string anchor_op;
+  int64_t m = 0, n = 0, k = 0, batch = 1;
+  graph::DType in = graph::DType::f32, out = graph::DType::f32;
+  GemmOperand a, b;
+  int output = -1;  // the anchor's output tensor
+  // Candidate epilogue steps in order; a bias built into linear/addmm comes
+  // first with node == anchor and output == the anchor's output.
+  std::vector<ChainStep> chain;
+};
+
+struct MatchReport {
+  std::vector<GemmMatch> gemms;
+  std::vector<std::string> notes;  // GEMM-like nodes left to PyTorch, and why
+};
+
+MatchReport match_gemms(const graph::OpGraph& g);
+
+// The element type of a graph dtype in the DSL, when the DSL has it.
+std::optional<ir::DType> dsl_dtype(graph::DType d);
+
+// What a kernel on `arch` can fuse of the chain: the longest legal prefix,
+// with alpha and beta folded. sm90a: one bias, any activations, scales before
+// any bias (or through relu/leaky_relu when positive), a residual before any
+// other step; sm80: no bias, at most one activation.
+struct FusedEpilogue {
+  size_t steps = 0;  // chain[0, steps) is fused
+  double alpha = 1, beta = 0;
+  int residual = -1;  // tensor read as C
+  int bias = -1;
+  ir::BiasKind bias_kind = ir::BiasKind::col;
+  std::vector<const ChainStep*> dsl_steps;  // bias and activations, in order
+};
+FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch);
+
+}  // namespace ucutlass::map
+
+namespace ucutlass::map {
+
+// One line: "gemm0 linear m=1024 n=8192 k=8192 f32 a=row b=col chain: bias(col) relu".
+std::string describe(const GemmMatch& m);
+
+}  // namespace ucutlass::map

@@ -1,0 +1,194 @@
+#include "search/config_space.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "compiler/frontend.h"
+#include "search/cost_model.h"
+
+namespace ucutlass::search {
+
+namespace {
+
+using ir::Arch;
+using ir::KernelSchedule;
+using ir::Layout;
+using ir::MathPath;
+using ir::Shape3;
+using ir::TileScheduler;
+using map::KernelConfig;
+
+std::vector<Layout> layouts_for(const map::GemmOperand& op) {
+  // The natural layout costs nothing; the other one costs a copy in PyTorch
+  // but may be the only legal one (f32 on sm90a wants a = row, b = col).
+  return {op.natural, op.natural == Layout::row ? Layout::col : Layout::row};
+}
+
+struct SchedulerChoice {
+  TileScheduler scheduler;
+  int splits;
+};
+
+// Persistent always; stream-K and split-K only when the output tiles leave
+// SMs idle (fewer than two waves of tiles), split counts that fill ~one wave.
+std::vector<SchedulerChoice> schedulers_for(const map::GemmMatch& m, const Shape3& tile, int sms) {
+  std::vector<SchedulerChoice> out{{TileScheduler::persistent, 1}};
+  const int64_t tiles = ((m.m + tile.m - 1) / tile.m) * ((m.n + tile.n - 1) / tile.n) * m.batch;
+  if (tiles >= 2 * sms) return out;
+  out.push_back({TileScheduler::stream_k, 1});
+  for (int s : {2, 4, 8, 16, 32, 64})
+    if (tiles * s <= 2 * sms && m.k / tile.k >= 2 * s) out.push_back({TileScheduler::split_k, s});
+  return out;
+}
+
+std::vector<Shape3> sm90_tiles(graph::DType in) {
+  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
+  std::vector<Shape3> out;
+  for (int tm : {64, 128, 256})
+    for (int tn : {64, 128, 256}) out.push_back({tm, tn, k});
+  return out;
+}
+
+std::vector<Shape3> sm80_tiles(MathPath math, graph::DType in) {
+  if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
+  const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
+  return {{128, 256, k}, {128, 128, k}, {128, 64, k}, {64, 128, k}, {64, 64, k}};
+}
+
+}  // namespace
+
+std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
+  if (in != graph::DType::f32) return {{Arch::sm90a, MathPath::tensor_op, false}};
+  if (tolerance == sol::ToleranceProfile::kernelbench_v01)
+    return {{Arch::sm90a, MathPath::tf32, false}, {Arch::sm80, MathPath::tf32x3, false}};
+  return {{Arch::sm80, MathPath::tf32x3, false}, {Arch::sm80, MathPath::simt, false}, {Arch::sm90a, MathPath::tf32, true}};
+}
+
+std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathChoice& path) {
+  std::vector<KernelConfig> out;
+  const int sms = 132;
+  for (Layout la : layouts_for(m.a))
+    for (Layout lb : layouts_for(m.b)) {
+      KernelConfig base;
+      base.arch = path.arch;
+      base.math = path.math;
+      base.layout_a = la;
+      base.layout_b = lb;
+      if (path.arch == Arch::sm90a) {
+        for (const Shape3& tile : sm90_tiles(m.in))
+          for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})
+            for (KernelSchedule s : {KernelSchedule::cooperative, KernelSchedule::pingpong})
+              for (const SchedulerChoice& sc : schedulers_for(m, tile, sms))
+                for (auto [raster, swizzle] : {std::pair{ir::RasterOrder::heuristic, 1}, std::pair{ir::RasterOrder::along_n, 2},
+                                               std::pair{ir::RasterOrder::along_m, 2}}) {
+                  KernelConfig c = base;
+                  c.tile = tile;
+                  c.cluster = cluster;
+                  c.schedule = s;
+                  c.scheduler = sc.scheduler;
+                  c.splits = sc.splits;
+                  c.raster = raster;
+                  c.swizzle = swizzle;
+                  out.push_back(c);
+                }
+      } else {
+        const std::vector<int> stages = path.math == MathPath::simt ? std::vector<int>{3, 4} : std::vector<int>{3, 4, 5};
+        for (const Shape3& tile : sm80_tiles(path.math, m.in))
+          for (int st : stages)
+            for (const SchedulerChoice& sc : schedulers_for(m, tile, sms)) {
+              KernelConfig c = base;
+              c.tile = tile;
+              c.schedule = KernelSchedule::multistage;
+              c.stages = st;
+              c.scheduler = sc.scheduler == TileScheduler::persistent ? TileScheduler::auto_ : sc.scheduler;
+              c.splits = sc.splits;
+              out.push_back(c);
+            }
+      }
+    }
+  return out;
+}
+
+std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceProfile tolerance,
+                                        const sol::GpuProfile& gpu, SpaceStats* stats) {
+  SpaceStats local;
+  std::vector<Candidate> out;
+  std::set<std::string> hashes;
+  for (const MathChoice& path : allowed_math_paths(m.in, tolerance)) {
+    for (const KernelConfig& c : enumerate_configs(m, path)) {
+      ++local.enumerated;
+      std::string dsl = map::kernel_dsl(m, c);
+      FrontendResult fe = run_frontend(m.name + ".dsl", dsl + "\n");
+      if (!fe.ok) continue;
+      ++local.legal;
+      if (!hashes.insert(fe.hash).second) {
+        ++local.duplicates;
+        continue;
+      }
+      Candidate cand;
+      cand.config = c;
+      cand.speculative = path.speculative;
+      cand.dsl = std::move(dsl);
+      cand.hash = fe.hash;
+      Estimate e = estimate_time(m, c, gpu);
+      cand.estimate_s = e.seconds;
+      cand.estimate_note = e.note;
+      out.push_back(std::move(cand));
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) { return x.estimate_s < y.estimate_s; });
+  if (stats) *stats = local;
+  return out;
+}
+
+namespace {
+
+auto family(const KernelConfig& c) {
+  return std::make_tuple(static_cast<int>(c.math), c.tile.m, c.tile.n, static_cast<int>(c.scheduler));
+}
+
+int knob_differences(const KernelConfig& a, const KernelConfig& b) {
+  int d = 0;
+  d += a.math != b.math || a.arch != b.arch;
+  d += !(a.tile == b.tile);
+  d += !(a.cluster == b.cluster);
+  d += a.schedule != b.schedule;
+  d += a.scheduler != b.scheduler || a.splits != b.splits;
+  d += a.raster != b.raster || a.swizzle != b.swizzle;
+  d += a.stages != b.stages;
+  d += a.layout_a != b.layout_a || a.layout_b != b.layout_b;
+  return d;
+}
+
+}  // namespace
+
+std::vector<const Candidate*> diverse_top(const std::vector<Candidate>& ranked, size_t count) {
+  std::vector<const Candidate*> out;
+  std::set<decltype(family(KernelConfig{}))> seen;
+  // Non-speculative first; one speculative (TF32 under 1e-4) probe if it ranks in the batch.
+  bool probe_taken = false;
+  for (const Candidate& c : ranked) {
+    if (out.size() >= count) break;
+    if (c.speculative) {
+      if (probe_taken) continue;
+      probe_taken = true;
+    } else if (!seen.insert(family(c.config)).second) {
+      continue;
+    }
+    out.push_back(&c);
+  }
+  return out;
+}
+
+std::vector<const Candidate*> neighbours(const std::vector<Candidate>& ranked, const KernelConfig& best, size_t count) {
+  std::vector<const Candidate*> out;
+  for (const Candidate& c : ranked) {
+    if (out.size() >= count) break;
+    if (knob_differences(c.config, best) == 1) out.push_back(&c);
+  }
+  return out;
+}
+
+}  // namespace ucutlass::search

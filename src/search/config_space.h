@@ -1,0 +1,64 @@
+#pragma once
+// The legal configuration space of one matched GEMM, ranked.
+//
+// 1. Math paths the tolerance allows (allowed_math_paths): f16/bf16 run on
+//    tensor cores; f32 under `kernelbench-v0.1` (1e-2) may use TF32; under
+//    `kernelbench` (1e-4) it must use 3xTF32 or SIMT (both on the sm80 path),
+//    and plain TF32 is kept only as a *speculative* candidate: whether the
+//    problem's output scale lets TF32 pass is something only the GPU check
+//    can tell, so it is tried once and dropped when it fails.
+// 2. Knobs per path: layouts (the natural ones, or a copy in PyTorch), tile,
+//    cluster, schedule, stages, split-K / stream-K, raster and swizzle.
+// 3. Every combination is written as DSL and run through the front end; only
+//    the legal ones survive, deduplicated by program hash.
+// 4. The survivors are ranked by the analytic model (cost_model.h).
+#include <string>
+#include <vector>
+
+#include "map/dsl_writer.h"
+#include "map/gemm_match.h"
+#include "sol/gpu_profile.h"
+#include "sol/precision_policy.h"
+
+namespace ucutlass::search {
+
+struct MathChoice {
+  ir::Arch arch;
+  ir::MathPath math;
+  bool speculative = false;  // may fail the tolerance; the GPU check decides
+};
+
+std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance);
+
+struct Candidate {
+  map::KernelConfig config;
+  bool speculative = false;
+  std::string dsl;   // the kernel's declaration
+  std::string hash;  // of the resolved one-kernel program
+  double estimate_s = 0;
+  std::string estimate_note;  // what dominated the estimate
+};
+
+struct SpaceStats {
+  int enumerated = 0;  // combinations written
+  int legal = 0;       // accepted by the front end
+  int duplicates = 0;  // legal but resolving to a program already kept
+};
+
+// Every legal candidate for `m`, best estimate first.
+std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceProfile tolerance,
+                                        const sol::GpuProfile& gpu, SpaceStats* stats = nullptr);
+
+// The knob combinations before the legality filter (exposed for tests).
+std::vector<map::KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathChoice& path);
+
+// The first `count` candidates to try: the best estimate per (math, tile,
+// scheduler) family, so a first batch is not ten rasters of one kernel.
+std::vector<const Candidate*> diverse_top(const std::vector<Candidate>& ranked, size_t count);
+
+// Candidates that differ from `best` in one knob (tile, cluster, schedule,
+// scheduler, raster, stages, layout), best estimate first: refinement.
+std::vector<const Candidate*> neighbours(const std::vector<Candidate>& ranked, const map::KernelConfig& best,
+                                         size_t count);
+
+}  // namespace ucutlass::search

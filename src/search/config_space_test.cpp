@@ -1,0 +1,145 @@
+// The legal space and the ranking: math paths per tolerance, every survivor
+// accepted by the front end, known-good shapes ranked where CUTLASS practice
+// puts them, and the wave/tile arithmetic of the model.
+#include "search/config_space.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "compiler/frontend.h"
+#include "graph/graph_reader.h"
+#include "search/cost_model.h"
+#include "sol/profile_selection.h"
+
+namespace ucutlass::search {
+namespace {
+
+const sol::GpuProfile& h200() {
+  static const sol::GpuProfile p = [] {
+    sol::SelectedProfile s;
+    std::string err;
+    EXPECT_TRUE(sol::select_profile({"H200", "", false}, &s, &err)) << err;
+    return s.profile;
+  }();
+  return p;
+}
+
+map::GemmMatch fixture_gemm(const std::string& name) {
+  graph::OpGraph g;
+  std::string err;
+  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
+      << err;
+  map::MatchReport r = map::match_gemms(g);
+  EXPECT_EQ(r.gemms.size(), 1u);
+  return r.gemms.at(0);
+}
+
+TEST(MathPaths, FollowTheTolerance) {
+  struct Row {
+    graph::DType in;
+    sol::ToleranceProfile tol;
+    std::string expected;
+  };
+  const Row rows[] = {
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench, "sm80/tf32x3 sm80/simt sm90a/tf32(speculative) "},
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, "sm90a/tf32 sm80/tf32x3 "},
+      {graph::DType::bf16, sol::ToleranceProfile::kernelbench, "sm90a/tensor_op "},
+      {graph::DType::f16, sol::ToleranceProfile::kernelbench_v01, "sm90a/tensor_op "},
+  };
+  for (const Row& r : rows) {
+    std::string got;
+    for (const MathChoice& m : allowed_math_paths(r.in, r.tol))
+      got += std::string(ir::name_of(m.arch)) + "/" + std::string(ir::name_of(m.math)) + (m.speculative ? "(speculative)" : "") + " ";
+    EXPECT_EQ(got, r.expected);
+  }
+}
+
+TEST(LegalCandidates, EverySurvivorPassesTheFrontEndAndHashesAreUnique) {
+  map::GemmMatch m = fixture_gemm("level2_001_gemm_bias_relu");
+  SpaceStats stats;
+  std::vector<Candidate> c = legal_candidates(m, sol::ToleranceProfile::kernelbench, h200(), &stats);
+  ASSERT_FALSE(c.empty());
+  EXPECT_GT(stats.enumerated, stats.legal);  // the front end rejected some combinations
+  std::set<std::string> hashes;
+  for (const Candidate& x : c) {
+    EXPECT_TRUE(run_frontend("x.dsl", x.dsl + "\n").ok) << x.dsl;
+    EXPECT_TRUE(hashes.insert(x.hash).second);
+    // Under 1e-4 plain TF32 is only ever a speculative probe.
+    if (x.config.math == ir::MathPath::tf32) {
+      EXPECT_TRUE(x.speculative);
+    }
+  }
+  for (size_t i = 1; i < c.size(); ++i) EXPECT_LE(c[i - 1].estimate_s, c[i].estimate_s);
+}
+
+TEST(LegalCandidates, SpeculativeProbeIsOnePerBatch) {
+  map::GemmMatch m = fixture_gemm("level2_001_gemm_bias_relu");
+  std::vector<Candidate> c = legal_candidates(m, sol::ToleranceProfile::kernelbench, h200());
+  std::vector<const Candidate*> top = diverse_top(c, 6);
+  ASSERT_EQ(top.size(), 6u);
+  int speculative = 0;
+  for (const Candidate* x : top) speculative += x->speculative;
+  EXPECT_EQ(speculative, 1);
+  EXPECT_EQ(top[1]->config.math, ir::MathPath::tf32x3);  // the best honest 1e-4 path
+}
+
+TEST(Ranking, KnownShapes) {
+  struct Row {
+    const char* fixture;
+    sol::ToleranceProfile tol;
+    std::string expect_in_best;  // a substring of the best candidate's summary
+  };
+  const Row rows[] = {
+      // nn.Linear at 1e-2: Hopper TF32 with a 128-row tile, fused epilogue, 2x1 cluster.
+      {"level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, "sm90a tf32 a=row b=col 128x"},
+      // 4 output tiles over K = 524288: split or stream the K loop.
+      {"level1_005_gemm_large_k", sol::ToleranceProfile::kernelbench_v01, "s"},
+      // bf16 8192^3: the 128x256 cooperative tile of the measured 791 TFLOP/s.
+      {"level1_014_gemm_bf16_inputs", sol::ToleranceProfile::kernelbench, "128x256x64 c2x1x1 cooperative"},
+  };
+  for (const Row& r : rows) {
+    SCOPED_TRACE(r.fixture);
+    std::vector<Candidate> c = legal_candidates(fixture_gemm(r.fixture), r.tol, h200());
+    ASSERT_FALSE(c.empty());
+    EXPECT_NE(c[0].config.summary().find(r.expect_in_best), std::string::npos) << c[0].config.summary();
+  }
+  std::vector<Candidate> large_k = legal_candidates(fixture_gemm("level1_005_gemm_large_k"), sol::ToleranceProfile::kernelbench_v01, h200());
+  EXPECT_NE(large_k[0].config.scheduler, ir::TileScheduler::persistent) << large_k[0].config.summary();
+}
+
+TEST(CostModel, WaveAndTileQuantization) {
+  map::GemmMatch m;
+  m.m = 256;
+  m.n = 256;
+  m.k = 524288;
+  m.in = m.out = graph::DType::f32;
+  map::KernelConfig c;
+  c.math = ir::MathPath::tf32;
+  c.tile = {128, 128, 32};
+  c.schedule = ir::KernelSchedule::cooperative;
+  Estimate plain = estimate_time(m, c, h200());
+  EXPECT_EQ(plain.ctas, 4);
+  EXPECT_NEAR(plain.wave_efficiency, 4.0 / 132, 1e-12);
+  c.scheduler = ir::TileScheduler::split_k;
+  c.splits = 32;
+  Estimate split = estimate_time(m, c, h200());
+  EXPECT_EQ(split.ctas, 128);
+  EXPECT_NEAR(split.wave_efficiency, 128.0 / 132, 1e-12);
+  EXPECT_LT(split.seconds * 10, plain.seconds);
+
+  m.m = 4093;
+  m.n = 2051;
+  c.scheduler = ir::TileScheduler::persistent;
+  EXPECT_NEAR(estimate_time(m, c, h200()).tile_efficiency, 4093.0 * 2051 / (4096.0 * 2176), 1e-12);
+}
+
+TEST(Neighbours, DifferInExactlyOneKnob) {
+  std::vector<Candidate> c = legal_candidates(fixture_gemm("level1_014_gemm_bf16_inputs"), sol::ToleranceProfile::kernelbench, h200());
+  std::vector<const Candidate*> n = neighbours(c, c[0].config, 8);
+  ASSERT_FALSE(n.empty());
+  for (const Candidate* x : n) EXPECT_NE(x->hash, c[0].hash);
+}
+
+}  // namespace
+}  // namespace ucutlass::search

@@ -1,0 +1,110 @@
+#include "search/cost_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ucutlass::search {
+
+namespace {
+
+constexpr double kLaunchSeconds = 3e-6;
+constexpr double kStreamKEfficiency = 0.92;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+// How close a tile of this shape gets to the path's ceiling when every SM is
+// busy: the product of a size term (operand reuse in shared memory) and the
+// schedule's fit.
+double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
+  const double area = static_cast<double>(c.tile.m) * c.tile.n;
+  const bool wide = graph::dtype_bytes(in) <= 2;
+  double size;
+  if (c.math == ir::MathPath::simt) {
+    size = area >= 128.0 * 128 ? 1.0 : area >= 128.0 * 64 ? 0.9 : 0.7;
+  } else {
+    const double best = wide ? 128.0 * 256 : 128.0 * 128;
+    size = area >= best ? 1.0 : std::pow(area / best, 0.25);  // halving the tile costs ~16 %
+    // Past the best tile, register pressure and fewer resident CTAs cost a little;
+    // a 64-row tile feeds the tensor cores worse than a 128-row one of equal area.
+    if (area > best) size *= 0.97;
+    if (c.tile.m < 128) size *= 0.95;
+  }
+  double schedule = 1.0;
+  switch (c.schedule) {
+    case ir::KernelSchedule::cooperative: schedule = c.tile.m >= 128 ? 1.0 : 0.85; break;
+    case ir::KernelSchedule::pingpong: schedule = c.tile.m <= 64 ? 1.0 : 0.97; break;
+    case ir::KernelSchedule::cpasync:
+    case ir::KernelSchedule::cpasync_cooperative:
+    case ir::KernelSchedule::cpasync_pingpong: schedule = 0.7; break;
+    default: break;
+  }
+  double cluster = 1.0;
+  if (c.arch == ir::Arch::sm90a && c.cluster.m * c.cluster.n > 1) cluster = 1.03;
+  return size * schedule * cluster;
+}
+
+}  // namespace
+
+sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
+  switch (math) {
+    case ir::MathPath::tf32: return sol::MathPath::tf32;
+    case ir::MathPath::tf32x3: return sol::MathPath::tf32x3;
+    case ir::MathPath::simt: return sol::MathPath::fp32;
+    case ir::MathPath::fast_accum: return sol::MathPath::fp8;
+    case ir::MathPath::tensor_op: break;
+  }
+  if (in == graph::DType::bf16) return sol::MathPath::bf16;
+  if (in == graph::DType::f16) return sol::MathPath::fp16;
+  return sol::MathPath::fp8;
+}
+
+Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  Estimate e;
+  const int sms = gpu.sms > 0 ? gpu.sms : 132;
+  const int64_t bm = std::max(1, c.tile.m), bn = std::max(1, c.tile.n), bk = std::max(1, c.tile.k);
+  const int64_t tiles = ceil_div(m.m, bm) * ceil_div(m.n, bn) * m.batch;
+  const int splits = c.scheduler == ir::TileScheduler::split_k ? std::max(1, c.splits) : 1;
+  e.ctas = tiles * splits;
+  // Small tiles fit two CTAs per SM.
+  const int per_sm = bm * bn <= 64 * 128 ? 2 : 1;
+  const int64_t slots = static_cast<int64_t>(sms) * per_sm;
+  const int64_t waves = ceil_div(e.ctas, slots);
+  e.wave_efficiency = static_cast<double>(e.ctas) / static_cast<double>(waves * slots);
+  if (c.scheduler == ir::TileScheduler::stream_k) e.wave_efficiency = std::max(e.wave_efficiency, kStreamKEfficiency);
+  e.tile_efficiency = static_cast<double>(m.m) * m.n / (static_cast<double>(ceil_div(m.m, bm) * bm) * ceil_div(m.n, bn) * bn);
+  e.shape_efficiency = shape_efficiency(c, m.in);
+  // Few K iterations per CTA leave the pipeline's fill and drain exposed.
+  const double k_iters = static_cast<double>(ceil_div(m.k, bk)) / splits;
+  const double pipeline = k_iters / (k_iters + 2.0);
+
+  const double flops = 2.0 * m.m * m.n * m.k * m.batch;
+  const double rate = sol::realistic_flops(gpu, rate_path(c.math, m.in)).value;
+  e.t_math = flops / (rate * e.wave_efficiency * e.tile_efficiency * e.shape_efficiency * pipeline);
+
+  const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
+  double bytes = (static_cast<double>(m.m) * m.k + static_cast<double>(m.k) * m.n) * m.batch * in_bytes +
+                 static_cast<double>(m.m) * m.n * m.batch * out_bytes;
+  if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.n * m.batch * out_bytes;
+  if (splits > 1) bytes += 2.0 * splits * m.m * m.n * m.batch * 4;  // f32 partials out and back
+  const double bw = sol::realistic_dram_bandwidth(gpu);
+  e.t_memory = bytes / bw;
+
+  // Layout copies in PyTorch (one read + one write of the operand) and the
+  // unfused tail: each remaining step is one element-wise kernel over D.
+  e.t_overhead = kLaunchSeconds;
+  auto copy = [&](const map::GemmOperand& op, ir::Layout want, double elements) {
+    if (op.strided || op.natural != want) e.t_overhead += 2 * elements * in_bytes / bw + kLaunchSeconds;
+  };
+  copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
+  copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
+  for (size_t i = f.steps; i < m.chain.size(); ++i)
+    e.t_overhead += 2.0 * m.m * m.n * m.batch * out_bytes / bw + kLaunchSeconds;
+
+  const double body = std::max(e.t_math, e.t_memory);
+  e.seconds = body + e.t_overhead;
+  e.note = e.t_overhead > body ? "overhead-bound" : e.t_math >= e.t_memory ? "math-bound" : "memory-bound";
+  return e;
+}
+
+}  // namespace ucutlass::search

@@ -1,0 +1,36 @@
+#pragma once
+// The analytic model that ranks candidates before any GPU time is spent. It
+// is a ranking device, not a bound (the bound is sol/): an estimate of what a
+// CUTLASS kernel of this configuration reaches on the profile's GPU.
+//
+//   t = max(t_math, t_memory) + launches + layout copies
+//   t_math   = 2·M·N·K·batch / (rate(path) · wave eff · tile eff · tile-shape eff · schedule eff)
+//   t_memory = (A + B + C + D + bias + split-K partials) / realistic DRAM bandwidth
+//   wave eff = CTAs / (waves · SMs);  CTAs = tiles · splits; stream-K ≈ 0.92 (fix-up cost)
+//   tile eff = M·N / (padded M · padded N)
+// Tile-shape efficiencies encode known CUTLASS behaviour on Hopper: 128x256
+// (16-bit) and 128x128 (f32) tiles reach the measured ceilings, smaller
+// tiles lose to shared-memory bandwidth; pingpong wants tile M 64; a 2x1
+// cluster gains a few percent on large problems by multicasting loads.
+#include <string>
+
+#include "map/dsl_writer.h"
+#include "map/gemm_match.h"
+#include "sol/gpu_profile.h"
+
+namespace ucutlass::search {
+
+struct Estimate {
+  double seconds = 0;
+  double t_math = 0, t_memory = 0, t_overhead = 0;
+  double wave_efficiency = 1, tile_efficiency = 1, shape_efficiency = 1;
+  long long ctas = 0;
+  std::string note;  // "math-bound", "memory-bound", "launch-bound"
+};
+
+Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu);
+
+// The SOL rate path of a kernel's math path.
+sol::MathPath rate_path(ir::MathPath math, graph::DType in);
+
+}  // namespace ucutlass::search

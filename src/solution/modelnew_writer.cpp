@@ -1,0 +1,327 @@
+#include "solution/modelnew_writer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
+
+#include "build/toolchain.h"
+#include "compiler/frontend.h"
+#include "map/dsl_writer.h"
+
+namespace ucutlass::solution {
+
+namespace {
+
+using graph::OpGraph;
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+size_t indent_of(const std::string& line) { return line.find_first_not_of(" \t"); }
+bool blank(const std::string& line) { return indent_of(line) == std::string::npos || line[indent_of(line)] == '#'; }
+
+// Index one past the indented block that starts at lines[begin] (a `def` or `class` line).
+size_t block_end(const std::vector<std::string>& lines, size_t begin) {
+  const size_t base = indent_of(lines[begin]);
+  size_t end = begin + 1;
+  for (size_t i = begin + 1; i < lines.size(); ++i) {
+    if (blank(lines[i])) continue;
+    if (indent_of(lines[i]) <= base) break;
+    end = i + 1;
+  }
+  return end;
+}
+
+bool starts_with_word(const std::string& line, const std::string& word) {
+  return line.rfind(word, 0) == 0 && (line.size() == word.size() || !(std::isalnum(line[word.size()]) || line[word.size()] == '_'));
+}
+
+// The problem's module code minus get_inputs/get_init_inputs, and its Model
+// class renamed, forward removed. Returns false when there is no Model.
+bool split_problem(const std::string& source, std::string* module_code, std::string* model_class, std::string* err) {
+  std::vector<std::string> lines = split_lines(source);
+  std::ostringstream mod, cls;
+  bool found = false;
+  for (size_t i = 0; i < lines.size();) {
+    const std::string& line = lines[i];
+    if (starts_with_word(line, "def get_inputs") || starts_with_word(line, "def get_init_inputs")) {
+      i = block_end(lines, i);
+      continue;
+    }
+    if (starts_with_word(line, "class Model")) {
+      found = true;
+      const size_t end = block_end(lines, i);
+      std::string head = line;
+      head.replace(0, std::string("class Model").size(), "class ModelNew");
+      cls << head << "\n";
+      for (size_t j = i + 1; j < end;) {
+        std::string body = lines[j];
+        const size_t ind = indent_of(body);
+        if (ind != std::string::npos && body.compare(ind, 12, "def forward(") == 0) {
+          j = block_end(lines, j);
+          continue;
+        }
+        for (size_t p = body.find("super(Model,"); p != std::string::npos; p = body.find("super(Model,", p))
+          body.replace(p, 12, "super(ModelNew,");
+        cls << body << "\n";
+        ++j;
+      }
+      i = end;
+      continue;
+    }
+    mod << line << "\n";
+    ++i;
+  }
+  if (!found) {
+    *err = "the problem source has no `class Model`";
+    return false;
+  }
+  *module_code = mod.str();
+  *model_class = cls.str();
+  return true;
+}
+
+std::string var(const OpGraph& g, int t) { return g.tensors[t].id; }
+
+std::string python_string(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// A source file as a Python literal: raw triple-quoted when that is exact.
+std::string python_text(const std::string& text) {
+  if (text.find("'''") == std::string::npos && (text.empty() || text.back() != '\\')) return "r'''" + text + "'''";
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '\n') out += "\\n";
+    else if (c == '"' || c == '\\') out += std::string("\\") + c;
+    else out += c;
+  }
+  return out + "\"";
+}
+
+std::string layout_fix(const map::GemmOperand& op, ir::Layout want) {
+  if (!op.strided && op.natural == want) return "";
+  return want == ir::Layout::row ? ".contiguous()" : ".transpose(-1, -2).contiguous().transpose(-1, -2)";
+}
+
+std::string operand_expr(const OpGraph& g, const map::GemmOperand& op, ir::Layout want, int64_t k) {
+  std::string e = var(g, op.tensor);
+  switch (op.view) {
+    case map::OperandView::as_is: break;
+    case map::OperandView::transposed: e += ".transpose(-1, -2)"; break;
+    case map::OperandView::flattened: e += ".reshape(-1, " + std::to_string(k) + ")"; break;
+    case map::OperandView::batch_flattened: {
+      const auto& s = g.tensors[op.tensor].shape;
+      e += ".reshape(-1, " + std::to_string(s[s.size() - 2]) + ", " + std::to_string(s.back()) + ")";
+      break;
+    }
+  }
+  return e + layout_fix(op, want);
+}
+
+std::string shape_list(const std::vector<int64_t>& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string python_value(const nlohmann::json& v, const OpGraph& g) {
+  if (v.is_null()) return "None";
+  if (v.is_boolean()) return v.get<bool>() ? "True" : "False";
+  if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
+  if (v.is_number()) {
+    std::ostringstream o;
+    o.precision(17);
+    o << v.get<double>();
+    std::string s = o.str();
+    if (s.find_first_of(".e") == std::string::npos) s += ".0";
+    return s;
+  }
+  if (v.is_array()) {
+    std::string out = "[";
+    for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + python_value(v[i], g);
+    return out + "]";
+  }
+  if (v.is_object() && v.contains("tensor")) {
+    int t = g.find_tensor(v["tensor"].get<std::string>());
+    return t >= 0 ? var(g, t) : "None";
+  }
+  if (v.is_string()) {
+    const std::string s = v.get<std::string>();
+    if (s == "inf") return "float(\"inf\")";
+    if (s == "-inf") return "float(\"-inf\")";
+    if (s == "nan") return "float(\"nan\")";
+    if (s == "meta" || s == "cpu" || s.rfind("cuda", 0) == 0) return "_device";
+    if (s.rfind("torch.", 0) == 0) return s;  // layouts, memory formats
+    if (graph::parse_dtype(s)) return "torch." + s;
+    return python_string(s);
+  }
+  return python_string(v.dump());
+}
+
+std::string write_modelnew(const SolutionInput& in, std::string* err) {
+  const OpGraph& g = *in.graph;
+  std::string module_code, model_class;
+  if (!split_problem(in.problem_source, &module_code, &model_class, err)) return "";
+
+  // Which nodes each kernel covers, and where its call goes (after the last covered node).
+  std::vector<int> kernel_at(g.nodes.size(), -1);
+  std::vector<bool> covered(g.nodes.size(), false);
+  std::vector<map::FusedEpilogue> fused;
+  for (size_t i = 0; i < in.gemms.size(); ++i) {
+    const map::GemmMatch& m = in.gemms[i];
+    fused.push_back(map::fusable_prefix(m, in.configs[i].arch));
+    int last = m.anchor;
+    covered[m.anchor] = true;
+    for (size_t s = 0; s < fused.back().steps; ++s) {
+      covered[m.chain[s].node] = true;
+      last = std::max(last, m.chain[s].node);
+    }
+    kernel_at[last] = static_cast<int>(i);
+  }
+
+  std::ostringstream f;
+  f << "# ucutlass solution for " << g.problem_name << ": program " << in.hash << ", " << in.gemms.size()
+    << " CUTLASS kernel(s).\n";
+  for (size_t i = 0; i < in.gemms.size(); ++i)
+    f << "#   " << map::describe(in.gemms[i]) << "\n#     " << in.configs[i].summary() << ", fused "
+      << fused[i].steps << " of " << in.gemms[i].chain.size() << " epilogue step(s)\n";
+  f << "# The DSL program:\n";
+  for (const std::string& line : split_lines(in.dsl)) f << "#   " << line << "\n";
+  f << "import os\n\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load\n\n";
+  f << "# ---- from the problem file ----\n" << module_code << "# ---- end of the problem file ----\n\n";
+  f << "_UCUTLASS_HASH = \"" << in.hash << "\"\n";
+  f << "_UCUTLASS_SOURCES = {\n";
+  for (const codegen::EmittedFile& file : in.files) {
+    if (file.name.ends_with(".json")) continue;
+    f << "    " << python_string(file.name) << ": " << python_text(file.text) << ",\n";
+  }
+  f << "}\n";
+  f << "_UCUTLASS_CUTLASS_DIR = os.environ.get(\"UCUTLASS_CUTLASS_DIR\", " << python_string(in.cutlass_dir) << ")\n";
+  f << "_UCUTLASS_NVCC_FLAGS = [";
+  for (const std::string& flag : in.arch_flags) f << python_string(flag) << ", ";
+  f << "\"-std=c++17\", \"-O3\", \"-DNDEBUG\", \"--expt-relaxed-constexpr\",\n"
+       "                        \"-Xcudafe\", \"--diag_suppress=esa_on_defaulted_function_ignored\"]\n\n\n";
+  f << "def _ucutlass_build():\n"
+       "    base = os.environ.get(\"TORCH_EXTENSIONS_DIR\", os.path.join(os.path.expanduser(\"~\"), \".cache\", \"torch_extensions\"))\n"
+       "    folder = os.path.join(base, \"ucutlass_src_\" + _UCUTLASS_HASH)\n"
+       "    os.makedirs(folder, exist_ok=True)\n"
+       "    sources = []\n"
+       "    for name, text in _UCUTLASS_SOURCES.items():\n"
+       "        path = os.path.join(folder, name)\n"
+       "        with open(path, \"w\") as out:\n"
+       "            out.write(text)\n"
+       "        if not name.endswith(\".h\"):\n"
+       "            sources.append(path)\n"
+       "    includes = [os.path.join(_UCUTLASS_CUTLASS_DIR, \"include\"), os.path.join(_UCUTLASS_CUTLASS_DIR, \"tools\", \"util\", \"include\")]\n"
+       "    return load(name=\"ucutlass_\" + _UCUTLASS_HASH, sources=sources, extra_cuda_cflags=_UCUTLASS_NVCC_FLAGS,\n"
+       "                extra_include_paths=includes, extra_ldflags=[\"-lcuda\"], verbose=False)\n\n\n"
+       "_ucutlass = _ucutlass_build()\n\n\n";
+
+  f << model_class;
+  f << "\n    def forward(self, *inputs):\n";
+  // Forward arguments, then parameters and buffers by their qualified names.
+  std::string args;
+  for (size_t i = 0; i < g.inputs.size(); ++i) args += (i ? ", " : "") + var(g, g.inputs[i]);
+  if (g.inputs.size() == 1) args += ",";
+  if (!g.inputs.empty()) f << "        " << args << " = inputs\n        _device = " << var(g, g.inputs[0]) << ".device\n";
+  for (int w : g.weights) {
+    const graph::Tensor& t = g.tensors[w];
+    if (t.role == graph::TensorRole::weight)
+      f << "        " << var(g, w) << " = self.get_parameter(" << python_string(t.name) << ")\n";
+    else if (t.role == graph::TensorRole::buffer)
+      f << "        " << var(g, w) << " = self.get_buffer(" << python_string(t.name) << ")\n";
+    else {
+      *err = "tensor " + t.id + " (" + t.name + ") is a constant lifted into the graph; the writer has no way to rebuild it";
+      return "";
+    }
+  }
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const graph::Node& n = g.nodes[i];
+    if (kernel_at[i] >= 0) {
+      const size_t k = kernel_at[i];
+      const map::GemmMatch& m = in.gemms[k];
+      const map::KernelConfig& c = in.configs[k];
+      const map::FusedEpilogue& fe = fused[k];
+      const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
+      const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
+      const std::string target = bias_left ? "_" + m.name : var(g, out_tensor);
+      std::string call = "_ucutlass." + m.name + "(a=" + operand_expr(g, m.a, c.layout_a, m.k) +
+                         ", b=" + operand_expr(g, m.b, c.layout_b, m.k);
+      const bool flat = g.tensors[m.output].shape.size() != (m.batch > 1 ? 3u : 2u);
+      if (fe.residual >= 0)
+        call += ", c=" + var(g, fe.residual) + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
+      if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
+      call += ")";
+      if (flat) call += ".reshape(" + shape_list(g.tensors[out_tensor].shape) + ")";
+      f << "        # " << n.id << " " << m.anchor_op << " + " << fe.steps << " fused step(s): CUTLASS kernel " << m.name << "\n";
+      f << "        " << target << " = " << call << "\n";
+      if (bias_left) f << "        " << var(g, m.output) << " = " << target << " + " << var(g, m.chain[0].operand) << "\n";
+      continue;
+    }
+    if (covered[i]) continue;
+    f << "        ";
+    for (size_t o = 0; o < n.outputs.size(); ++o) f << (o ? ", " : "") << var(g, n.outputs[o]);
+    if (n.outputs.empty()) f << "_";
+    std::string op = n.op;
+    if (op.rfind("aten.", 0) != 0) {
+      *err = "node " + n.id + " (" + n.op + ") is not an ATen op";
+      return "";
+    }
+    f << " = torch.ops." << op << "(";
+    bool first = true;
+    for (const auto& a : n.args) {
+      f << (first ? "" : ", ") << python_value(a, g);
+      first = false;
+    }
+    for (const auto& [key, value] : n.kwargs.items()) {
+      f << (first ? "" : ", ") << key << "=" << python_value(value, g);
+      first = false;
+    }
+    f << ")\n";
+  }
+  f << "        return ";
+  for (size_t i = 0; i < g.outputs.size(); ++i) f << (i ? ", " : "") << var(g, g.outputs[i]);
+  f << "\n";
+  return f.str();
+}
+
+
+
+SolutionFiles make_solution(const std::string& problem_source, const graph::OpGraph& g, const std::vector<map::GemmMatch>& gemms,
+                            const std::vector<map::KernelConfig>& configs, const std::string& cutlass_dir) {
+  SolutionFiles out;
+  out.dsl = map::program_dsl(g.problem_name, gemms, configs);
+  FrontendResult fe = run_frontend(g.problem_name + ".dsl", out.dsl);
+  if (!fe.ok) {
+    out.error = "the front end rejected the program:\n" + fe.diags->render();
+    return out;
+  }
+  out.hash = fe.hash;
+  SolutionInput in;
+  in.problem_source = problem_source;
+  in.graph = &g;
+  in.gemms = gemms;
+  in.configs = configs;
+  in.hash = fe.hash;
+  in.files = codegen::emit_program(fe.program, fe.hash);
+  in.arch_flags = build::arch_flags(fe.program);
+  in.cutlass_dir = cutlass_dir;
+  in.dsl = out.dsl;
+  out.modelnew = write_modelnew(in, &out.error);
+  return out;
+}
+
+}  // namespace ucutlass::solution
