@@ -7,7 +7,7 @@
 
 namespace ucutlass::graph {
 
-bool trace_problem(const std::string& problem_py, double timeout_s, OpGraph* out, std::string* err) {
+bool run_tracer(const std::string& problem_py, double timeout_s, std::string* json_text, std::string* err) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(problem_py, ec)) {
     *err = problem_py + ": no such problem file";
@@ -32,7 +32,13 @@ bool trace_problem(const std::string& problem_py, double timeout_s, OpGraph* out
     *err = problem_py + ": tracing failed (" + r.describe() + ")" + advice + (why.empty() ? "" : "\n" + why);
     return false;
   }
-  return read_op_graph(r.out, problem_py + " (traced)", out, err);
+  *json_text = std::move(r.out);
+  return true;
+}
+
+bool trace_problem(const std::string& problem_py, double timeout_s, OpGraph* out, std::string* err) {
+  std::string text;
+  return run_tracer(problem_py, timeout_s, &text, err) && read_op_graph(text, problem_py + " (traced)", out, err);
 }
 
 }  // namespace ucutlass::graph

@@ -9,7 +9,11 @@
 
 namespace ucutlass::graph {
 
-// Runs the tracer; `python_dir` goes on PYTHONPATH ("" = leave it alone).
+// Runs the tracer (with ucutlass's python/ on PYTHONPATH) and hands back the
+// graph JSON it printed, unparsed.
+bool run_tracer(const std::string& problem_py, double timeout_s, std::string* json_text, std::string* err);
+
+// run_tracer, then read_op_graph.
 bool trace_problem(const std::string& problem_py, double timeout_s, OpGraph* out, std::string* err);
 
 }  // namespace ucutlass::graph
