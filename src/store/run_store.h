@@ -1,0 +1,75 @@
+#pragma once
+// The run store of one optimization campaign: one SQLite file holding every
+// problem's SOL figures and every evaluated attempt (DSL, hash, compile log,
+// verdict, timings, signals, the full eval-result JSON).
+//
+// Resumability: an attempt is written in one transaction when it is finished,
+// keyed UNIQUE(problem, hash). The search regenerates its candidates
+// deterministically, asks has_attempt() before spending anything, and so a
+// campaign killed at any point (kill -9 included: SQLite's journal rolls back
+// a half-written transaction) resumes without losing or repeating a finished
+// attempt.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace ucutlass::store {
+
+struct ProblemRow {
+  std::string name;
+  std::string file;
+  double sol_ms = 0;
+  double eager_ms = 0;    // 0 = not measured
+  double compile_ms = 0;  // torch.compile, 0 = not measured
+  std::string status;     // "open", "stopped:<reason>", "skipped:<why>"
+};
+
+struct AttemptRow {
+  int64_t id = 0;
+  std::string problem;
+  int seq = 0;  // 1, 2, ... within the problem, in the order attempts finished
+  std::string hash, dsl, config;
+  double estimate_ms = 0;
+  std::string verdict;  // the eval verdict, or compile_error from the build
+  double time_ms = 0;   // candidate median; 0 unless the verdict is ok
+  double eager_ms = 0, compile_ms = 0;
+  std::string compile_log, signals, result_json;
+  double wall_s = 0;
+};
+
+class RunStore {
+ public:
+  // Opens or creates the file; "" and `err` on failure.
+  static std::unique_ptr<RunStore> open(const std::string& path, std::string* err);
+  ~RunStore();
+  RunStore(const RunStore&) = delete;
+  RunStore& operator=(const RunStore&) = delete;
+
+  // Campaign options (epsilon, window, profile...) as key/value text.
+  bool set_option(const std::string& key, const std::string& value);
+  std::optional<std::string> option(const std::string& key) const;
+
+  bool upsert_problem(const ProblemRow& p);
+  std::optional<ProblemRow> problem(const std::string& name) const;
+  std::vector<ProblemRow> problems() const;
+
+  bool has_attempt(const std::string& problem, const std::string& hash) const;
+  // Inserts a finished attempt in one transaction; seq is assigned. Returns
+  // false (and changes nothing) when (problem, hash) is already there.
+  bool record_attempt(AttemptRow& a);
+  std::vector<AttemptRow> attempts(const std::string& problem = "") const;  // in seq order per problem
+
+  const std::string& last_error() const { return error_; }
+
+ private:
+  explicit RunStore(sqlite3* db) : db_(db) {}
+  bool exec(const std::string& sql);
+  sqlite3* db_ = nullptr;
+  mutable std::string error_;
+};
+
+}  // namespace ucutlass::store
