@@ -1,0 +1,86 @@
+#pragma once
+// The budget scheduler (the paper's policy, shared/facts/paper.md): a problem
+// stops receiving attempts when
+//   (a) t_best <= (1 + epsilon) * t_SOL and it already beats PyTorch, or
+//   (b) it beats PyTorch and `window` consecutive attempts brought no improvement,
+// or when its own budget or its candidates run out. Across a suite the next
+// attempt goes to the open problem with the most expected gain in log-speedup
+// (geomean speedup is a sum of logs, so gains add across problems).
+//
+// replay() runs a policy over recorded attempts, without a GPU, and compares
+// it with spending every recorded attempt: attempts saved, geomean kept, and
+// the paper's efficiency gain (g_policy / g_fixed) * (tau_fixed / tau_policy)
+// with attempts standing in for tokens.
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ucutlass::sched {
+
+struct Policy {
+  double epsilon = 2.5;      // 250 %: the paper's best GPT-5 policy
+  int window = 12;           // attempts without improvement
+  int per_problem_budget = 40;
+  int total_budget = 0;      // 0 = no suite-wide cap
+};
+
+enum class StopReason { none, near_sol, no_improvement, budget, exhausted };
+std::string stop_reason_name(StopReason r);
+
+struct ProblemState {
+  std::string name;
+  double sol_ms = 0;
+  double eager_ms = 0;  // PyTorch baseline; 0 = unknown (then "beats PyTorch" never holds)
+  std::optional<double> best_ms;
+  int attempts = 0;
+  int since_improvement = 0;
+  bool exhausted = false;  // no candidate left to try
+
+  bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }
+  double speedup() const { return best_ms && eager_ms > 0 ? eager_ms / *best_ms : 0; }
+};
+
+// Folds one finished attempt in: `time_ms` is set only for a correct result.
+void record_attempt(ProblemState& p, std::optional<double> time_ms);
+
+StopReason stop_reason(const ProblemState& p, const Policy& policy);
+
+// Expected gain in log-speedup of one more attempt: the log of the remaining
+// gap to SOL, discounted by the attempts that brought nothing; a problem
+// without a correct result yet ranks by its whole gap to SOL from PyTorch.
+double expected_gain(const ProblemState& p);
+
+// Index of the open problem to attempt next, or -1 when all have stopped or
+// `used` has reached the suite budget.
+int pick_next(const std::vector<ProblemState>& problems, const Policy& policy, int used);
+
+struct RecordedAttempt {
+  std::optional<double> time_ms;  // set when correct
+};
+struct RecordedProblem {
+  std::string name;
+  double sol_ms = 0, eager_ms = 0;
+  std::vector<RecordedAttempt> attempts;  // in the order they were made
+};
+
+struct ReplayProblem {
+  std::string name;
+  int attempts_used = 0, attempts_recorded = 0;
+  double speedup_policy = 0, speedup_fixed = 0;  // 0 = no correct result
+  StopReason reason = StopReason::none;
+};
+
+struct ReplaySummary {
+  std::vector<ReplayProblem> problems;
+  int attempts_policy = 0, attempts_fixed = 0;
+  double geomean_policy = 1, geomean_fixed = 1;  // over problems, unsolved counted as 1 (PyTorch)
+  double attempts_saved = 0;   // 1 - policy / fixed
+  double geomean_kept = 1;     // geomean_policy / geomean_fixed
+  double efficiency_gain = 1;  // kept * fixed / policy
+};
+
+ReplaySummary replay(const std::vector<RecordedProblem>& recorded, const Policy& policy);
+
+std::string replay_text(const ReplaySummary& s, const Policy& policy);
+
+}  // namespace ucutlass::sched
