@@ -1,0 +1,304 @@
+// `ucutlass optimize PROBLEM|DIR`: the built-in, zero-token optimizer.
+// Per problem: trace -> SOL -> match GEMMs -> legal configs ranked -> best
+// ranked solution written (modelnew.py, kernel.dsl, report.txt); then, on a
+// GPU machine, attempts evaluated by the harness under the budget scheduler,
+// every attempt recorded in the campaign's run store (resumable). Without a
+// GPU it stops before the GPU step and says so. docs/optimize.md.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "build/builder.h"
+#include "build/kernel_cache.h"
+#include "cli/command.h"
+#include "exec/subprocess.h"
+#include "graph/graph_reader.h"
+#include "graph/problem_trace.h"
+#include "map/gemm_match.h"
+#include "sched/budget_scheduler.h"
+#include "search/config_space.h"
+#include "sol/profile_selection.h"
+#include "sol/sol_report.h"
+#include "solution/modelnew_writer.h"
+#include "store/run_store.h"
+#include "support/install_paths.h"
+
+namespace ucutlass::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct OptimizeArgs {
+  std::string target;
+  std::string out = "optimize_out";
+  std::string store;
+  std::string tolerance = "kernelbench";
+  std::string gpu;
+  int budget = 40;
+  int suite_budget = 0;
+  double epsilon = 2.5;
+  int window = 12;
+  bool no_gpu = false;
+  bool no_compile = false;
+  int jobs = 2;
+};
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_text(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+// One problem as the optimizer holds it between steps.
+struct Problem {
+  std::string file, name;
+  graph::OpGraph graph;
+  double sol_ms = 0;
+  map::MatchReport matches;
+  std::vector<std::vector<search::Candidate>> candidates;  // per gemm, ranked
+  size_t next = 0;  // next candidate rank to try (the same rank for every gemm)
+  std::string skipped;
+  fs::path dir;
+};
+
+std::vector<std::string> problem_files(const std::string& target) {
+  std::vector<std::string> files;
+  if (fs::is_directory(target)) {
+    for (const auto& e : fs::recursive_directory_iterator(target))
+      if (e.is_regular_file() && e.path().extension() == ".py" && e.path().filename().string()[0] != '_')
+        files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+  } else {
+    files.push_back(target);
+  }
+  return files;
+}
+
+// The configs of candidate rank `r` (each gemm's r-th legal candidate, or its last).
+std::vector<map::KernelConfig> configs_at(const Problem& p, size_t r, bool honest_only) {
+  std::vector<map::KernelConfig> out;
+  for (const auto& list : p.candidates) {
+    size_t i = 0, seen = 0;
+    for (; i < list.size(); ++i) {
+      if (honest_only && list[i].speculative) continue;
+      if (seen++ == r) break;
+    }
+    out.push_back(list[std::min(i, list.size() - 1)].config);
+  }
+  return out;
+}
+
+std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
+  std::ostringstream o;
+  o << "problem " << p.name << " (" << p.file << ")\n";
+  o << "t_SOL (fused bound) " << p.sol_ms << " ms\n";
+  for (const std::string& n : p.matches.notes) o << "note: " << n << "\n";
+  for (size_t g = 0; g < p.matches.gemms.size(); ++g) {
+    o << map::describe(p.matches.gemms[g]) << "\n  legal candidates " << p.candidates[g].size() << "; best ranked:\n";
+    for (size_t i = 0; i < std::min<size_t>(8, p.candidates[g].size()); ++i) {
+      const search::Candidate& c = p.candidates[g][i];
+      o << "    " << c.estimate_s * 1e3 << " ms  " << c.config.summary() << (c.speculative ? "  [speculative: GPU check decides]" : "")
+        << "  (" << c.estimate_note << ")\n";
+    }
+  }
+  o << "solution: program " << s.hash << "\n";
+  return o.str();
+}
+
+int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
+  auto tol = sol::parse_tolerance_profile(a.tolerance);
+  if (!tol) {
+    std::cerr << "ucutlass optimize: unknown --profile \"" << a.tolerance << "\"; legal: kernelbench, kernelbench-v0.1\n";
+    return kExitUsage;
+  }
+  sol::SelectedProfile gpu;
+  std::string err;
+  if (!sol::select_profile({a.gpu, "", !a.no_gpu}, &gpu, &err)) {
+    std::cerr << "ucutlass optimize: " << err << "\n";
+    return kExitUsage;
+  }
+  const fs::path out = a.out;
+  const std::string store_path = a.store.empty() ? (out / "campaign.sqlite").string() : a.store;
+  fs::create_directories(fs::path(store_path).parent_path().empty() ? "." : fs::path(store_path).parent_path());
+  auto store = store::RunStore::open(store_path, &err);
+  if (!store) {
+    std::cerr << "ucutlass optimize: " << err << "\n";
+    return kExitFailure;
+  }
+  store->set_option("tolerance", a.tolerance);
+  store->set_option("epsilon", std::to_string(a.epsilon));
+  store->set_option("window", std::to_string(a.window));
+
+  build::Toolchain tc;
+  const std::string toolchain_err = build::find_toolchain("", "", tc);
+  const std::string python_dir = find_install_dir("python");
+  std::optional<std::string> local_gpu = a.no_gpu ? std::nullopt : sol::detect_local_gpu_name();
+  std::vector<std::string> skipped_steps;
+
+  std::vector<Problem> problems;
+  for (const std::string& file : problem_files(a.target)) {
+    Problem p;
+    p.file = file;
+    p.name = fs::path(file).parent_path().filename().string() + "_" + fs::path(file).stem().string();
+    p.dir = out / p.name;
+    std::cerr << "[" << problems.size() + 1 << "] " << file << ": ";
+    bool ok = file.ends_with(".json") ? graph::load_op_graph_file(file, &p.graph, &err)
+                                      : graph::trace_problem(file, 600, &p.graph, &err);
+    if (!ok) {
+      p.skipped = "trace failed: " + err;
+    } else {
+      sol::SolOptions so;
+      so.tolerance = *tol;
+      sol::SolReport sol = sol::build_sol_report(p.graph, gpu, so);
+      p.sol_ms = sol.floor_s() * 1e3;
+      p.matches = map::match_gemms(p.graph);
+      if (p.matches.gemms.empty()) p.skipped = "no GEMM to map (convolutions and others are later work); no custom kernel, so no solution";
+    }
+    if (p.skipped.empty()) {
+      for (const map::GemmMatch& m : p.matches.gemms) p.candidates.push_back(search::legal_candidates(m, *tol, gpu.profile));
+      for (const auto& c : p.candidates)
+        if (c.empty()) p.skipped = "no legal configuration";
+    }
+    if (p.skipped.empty()) {
+      const std::string problem_source = file.ends_with(".json") ? read_text(p.graph.problem_file) : read_text(file);
+      solution::SolutionFiles s =
+          solution::make_solution(problem_source, p.graph, p.matches.gemms, configs_at(p, 0, true), tc.cutlass_dir);
+      if (!s.error.empty()) {
+        p.skipped = "solution writer: " + s.error;
+      } else {
+        write_text(p.dir / "modelnew.py", s.modelnew);
+        write_text(p.dir / "kernel.dsl", s.dsl);
+        write_text(p.dir / "report.txt", report_text(p, s));
+        std::cerr << p.matches.gemms.size() << " kernel(s), SOL " << p.sol_ms << " ms, solution " << (p.dir / "modelnew.py").string()
+                  << "\n";
+        if (!a.no_compile && toolchain_err.empty()) {
+          write_text(p.dir / "kernel.dsl", s.dsl);
+          build::BuildOptions bo;
+          bo.toolchain = tc;
+          bo.cache_dir = build::default_cache_dir();
+          bo.jobs = a.jobs;
+          for (const build::BuildResult& r : build::build_programs({{(p.dir / "kernel.dsl").string()}}, bo))
+            std::cerr << "    build " << (r.ok ? "ok" : "FAILED at " + r.stage) << (r.cached ? " (cached)" : "") << "\n";
+        }
+      }
+    }
+    if (!p.skipped.empty()) std::cerr << "skipped: " << p.skipped << "\n";
+    store->upsert_problem({p.name, file, p.sol_ms, 0, 0, p.skipped.empty() ? "open" : "skipped:" + p.skipped});
+    problems.push_back(std::move(p));
+  }
+  if (!toolchain_err.empty() && !a.no_compile) skipped_steps.push_back("compilation: " + toolchain_err);
+
+  // The GPU step: attempts under the budget scheduler.
+  const bool gpu_step = !a.no_gpu && local_gpu.has_value();
+  if (!gpu_step) {
+    skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
+  } else {
+    sched::Policy policy{a.epsilon, a.window, a.budget, a.suite_budget};
+    std::vector<sched::ProblemState> states(problems.size());
+    for (size_t i = 0; i < problems.size(); ++i) {
+      states[i].name = problems[i].name;
+      states[i].sol_ms = problems[i].sol_ms;
+      states[i].exhausted = !problems[i].skipped.empty();
+      for (const store::AttemptRow& r : store->attempts(problems[i].name)) {
+        if (r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
+        sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
+      }
+    }
+    int used = 0;
+    for (int i; (i = sched::pick_next(states, policy, used)) >= 0;) {
+      Problem& p = problems[i];
+      size_t max_rank = 0;
+      for (const auto& c : p.candidates) max_rank = std::max(max_rank, c.size());
+      if (p.next >= max_rank) {
+        states[i].exhausted = true;
+        continue;
+      }
+      std::vector<map::KernelConfig> configs = configs_at(p, p.next++, false);
+      solution::SolutionFiles s = solution::make_solution(read_text(p.file), p.graph, p.matches.gemms, configs, tc.cutlass_dir);
+      if (!s.error.empty() || store->has_attempt(p.name, s.hash)) continue;  // recorded by an earlier run: never repeated
+      const fs::path sol_file = p.dir / ("attempt_" + s.hash + ".py");
+      write_text(sol_file, s.modelnew);
+      ProcessOptions po;
+      po.extra_env = {"PYTHONPATH=" + python_dir};
+      po.timeout_s = 1800;
+      std::ostringstream sol_ms;
+      sol_ms << p.sol_ms;
+      ProcessResult r = run_process({"python3", "-m", "ucutlass_harness", "eval", p.file, sol_file.string(), "--json", "--backend",
+                                     "cutlass", "--profile", a.tolerance, "--sol-ms", sol_ms.str()},
+                                    po);
+      nlohmann::json result = nlohmann::json::parse(r.out, nullptr, false);
+      store::AttemptRow row;
+      row.problem = p.name;
+      row.hash = s.hash;
+      row.dsl = s.dsl;
+      for (const auto& c : configs) row.config += (row.config.empty() ? "" : "; ") + c.summary();
+      row.verdict = result.is_object() ? result.value("verdict", "error") : "harness_error";
+      if (result.is_object() && result.contains("timing")) {
+        const auto& t = result["timing"];
+        if (t.contains("candidate") && t["candidate"].is_object()) row.time_ms = t["candidate"].value("median_ms", 0.0);
+        if (t.contains("eager") && t["eager"].is_object()) row.eager_ms = t["eager"].value("median_ms", 0.0);
+        if (t.contains("compile") && t["compile"].is_object()) row.compile_ms = t["compile"].value("median_ms", 0.0);
+      }
+      row.signals = result.is_object() && result.contains("signals") ? result["signals"].dump() : "[]";
+      row.result_json = result.is_object() ? result.dump() : r.out + r.err;
+      row.wall_s = r.wall_ms / 1e3;
+      store->record_attempt(row);
+      ++used;
+      if (row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
+      sched::record_attempt(states[i], row.verdict == "ok" && row.time_ms > 0 ? std::optional<double>(row.time_ms) : std::nullopt);
+      std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")\n";
+      if (row.verdict == "ok" && states[i].best_ms && *states[i].best_ms == row.time_ms) {
+        write_text(p.dir / "modelnew.py", s.modelnew);
+        write_text(p.dir / "kernel.dsl", s.dsl);
+      }
+    }
+    for (size_t i = 0; i < problems.size(); ++i)
+      if (problems[i].skipped.empty())
+        store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, 0,
+                               "stopped:" + sched::stop_reason_name(sched::stop_reason(states[i], policy))});
+  }
+
+  int solved = 0;
+  for (const Problem& p : problems) solved += p.skipped.empty();
+  nlohmann::json summary = {{"problems", problems.size()}, {"solutions_written", solved}, {"store", store_path},
+                            {"out", out.string()}, {"skipped_steps", skipped_steps}};
+  if (g.json) {
+    std::cout << summary.dump(2) << "\n";
+  } else {
+    std::cout << problems.size() << " problem(s), " << solved << " solution(s) written under " << out.string() << "; store "
+              << store_path << "\n";
+    for (const std::string& s : skipped_steps) std::cout << "skipped " << s << "\n";
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal configs, write and evaluate solutions",
+                 [](CLI::App& app, const GlobalOptions& g) -> Action {
+                   auto a = std::make_shared<OptimizeArgs>();
+                   app.add_option("PROBLEM", a->target, "A problem file, an op-graph JSON, or a directory of problems")->required();
+                   app.add_option("-o,--out", a->out, "Output folder (default optimize_out)");
+                   app.add_option("--store", a->store, "Run store (SQLite), default OUT/campaign.sqlite");
+                   app.add_option("--profile", a->tolerance, "Tolerance profile: kernelbench (default) or kernelbench-v0.1");
+                   app.add_option("--gpu", a->gpu, "GPU profile name for SOL and ranking (default: local GPU, else H200)");
+                   app.add_option("--budget", a->budget, "Attempts per problem (default 40)");
+                   app.add_option("--suite-budget", a->suite_budget, "Attempts across the suite (default: no cap)");
+                   app.add_option("--epsilon", a->epsilon, "Stop at t_best <= (1+epsilon) t_SOL once PyTorch is beaten (default 2.5)");
+                   app.add_option("--window", a->window, "Stop after this many attempts without improvement (default 12)");
+                   app.add_flag("--no-gpu", a->no_gpu, "Stop before the GPU step");
+                   app.add_flag("--no-compile", a->no_compile, "Do not run nvcc on the best-ranked program");
+                   app.add_option("-j,--jobs", a->jobs, "Parallel nvcc builds");
+                   return [a, &g] { return run_optimize(*a, g); };
+                 });
+
+}  // namespace ucutlass::cli
