@@ -31,14 +31,17 @@ UCUTLASS_SAME_FIELD(bias); UCUTLASS_SAME_FIELD(m); UCUTLASS_SAME_FIELD(n); UCUTL
 UCUTLASS_SAME_FIELD(batch); UCUTLASS_SAME_FIELD(lda); UCUTLASS_SAME_FIELD(ldb); UCUTLASS_SAME_FIELD(ldc);
 UCUTLASS_SAME_FIELD(ldd); UCUTLASS_SAME_FIELD(batch_stride_a); UCUTLASS_SAME_FIELD(batch_stride_b);
 UCUTLASS_SAME_FIELD(batch_stride_c); UCUTLASS_SAME_FIELD(batch_stride_d); UCUTLASS_SAME_FIELD(alpha);
-UCUTLASS_SAME_FIELD(beta);
+UCUTLASS_SAME_FIELD(beta); UCUTLASS_SAME_FIELD(extra); UCUTLASS_SAME_FIELD(extra_ld);
+UCUTLASS_SAME_FIELD(extra_batch_stride);
 #undef UCUTLASS_SAME_FIELD
 
 namespace {
 
-ucutlass_$HASH$::GemmParams to_params(const ucutlass_gemm_params* p) {
-  ucutlass_$HASH$::GemmParams q;
-  std::memcpy(&q, p, sizeof q);
+// Kernels without extra operands read only the fields before `extra`, which is
+// all a caller built against the first version of this struct provides.
+ucutlass_$HASH$::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+  ucutlass_$HASH$::GemmParams q{};
+  std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;
 }
 
@@ -57,7 +60,7 @@ constexpr std::string_view kCapiEntry = R"CPP(
 extern "C" int ucutlass_$NAME$_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "$NAME$: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_$HASH$::$NAME$_run(to_params(p), static_cast<cudaStream_t>(stream), workspace,
+  return report(ucutlass_$HASH$::$NAME$_run(to_params(p, $HAS_EXTRAS$), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
                 msg, msg_len);
 }
@@ -67,7 +70,7 @@ extern "C" int ucutlass_$NAME$_run(const ucutlass_gemm_params* p, void* stream, 
 }
 
 extern "C" size_t ucutlass_$NAME$_workspace_size(const ucutlass_gemm_params* p) {
-  return p == nullptr ? 0 : ucutlass_$HASH$::$NAME$_workspace_size(to_params(p));
+  return p == nullptr ? 0 : ucutlass_$HASH$::$NAME$_workspace_size(to_params(p, $HAS_EXTRAS$));
 }
 
 extern "C" const char* ucutlass_$NAME$_signature(void) {
@@ -147,7 +150,7 @@ torch::Tensor $NAME$($PARAMS$) {
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
-$C_CHECK$$BIAS_CHECK$  c10::cuda::CUDAGuard guard(a.device());
+$C_CHECK$$BIAS_CHECK$$EXTRA_CHECKS$  c10::cuda::CUDAGuard guard(a.device());
   torch::Tensor d = allocate_output(a, $DTYPE_D$, $ROW_C$, batch, m, n);
   const Matrix md = check_matrix(d, kernel, "d", $DTYPE_D$, $ROW_C$, a);
 
@@ -155,7 +158,7 @@ $C_CHECK$$BIAS_CHECK$  c10::cuda::CUDAGuard guard(a.device());
   p.a = a.data_ptr();
   p.b = b.data_ptr();
 $C_PARAMS$  p.d = d.data_ptr();
-$BIAS_PARAMS$  p.m = static_cast<int>(m);
+$BIAS_PARAMS$$EXTRA_PARAMS$  p.m = static_cast<int>(m);
   p.n = static_cast<int>(n);
   p.k = static_cast<int>(k);
   p.batch = static_cast<int>(batch);
@@ -193,6 +196,51 @@ constexpr std::string_view kTorchBiasCheck = R"CPP(  TORCH_CHECK(bias.is_cuda() 
               bias.sizes());
 )CPP";
 
+// Vectors and scalars: contiguous 1-D tensors of the declared length on a's device.
+constexpr std::string_view kTorchVectorCheck = R"CPP(  TORCH_CHECK(x_$NAME$.is_cuda() && x_$NAME$.device() == a.device(), kernel, ": $NAME$ must be on ", a.device());
+  TORCH_CHECK(x_$NAME$.scalar_type() == $DTYPE$, kernel, ": $NAME$ must have dtype ", $DTYPE$, ", got ",
+              x_$NAME$.scalar_type());
+  TORCH_CHECK(x_$NAME$.dim() == 1 && x_$NAME$.size(0) == $LEN$ && x_$NAME$.stride(0) == 1, kernel,
+              ": $NAME$ must be a contiguous 1-D tensor of length $SYMBOL$ = ", $LEN$, ", got shape ", x_$NAME$.sizes());
+)CPP";
+
+// Aux tensors: [M, N] (or [batch, M, N]) in C/D's layout, like C.
+constexpr std::string_view kTorchAuxCheck = R"CPP(  const Matrix m_$NAME$ = check_matrix(x_$NAME$, kernel, "$NAME$", $DTYPE$, $ROW_C$, a);
+  TORCH_CHECK(m_$NAME$.batch == batch && m_$NAME$.rows == m && m_$NAME$.cols == n, kernel,
+              ": $NAME$ must be [", m, ", ", n, "] like D, got [", m_$NAME$.rows, ", ", m_$NAME$.cols, "]");
+)CPP";
+
+std::string torch_scalar(ir::DType t);
+
+std::string extra_checks(const GemmKernel& k, const std::string& row_c) {
+  std::string out;
+  for (const ir::EpilogueExtra& x : k.extras) {
+    Substitutions subs = {{"NAME", x.name}, {"DTYPE", torch_scalar(x.type)}, {"ROW_C", row_c}};
+    if (x.kind == ir::ExtraKind::matrix) {
+      out += fill(kTorchAuxCheck, subs);
+      continue;
+    }
+    const bool scalar = x.kind == ir::ExtraKind::scalar;
+    subs.push_back({"LEN", scalar ? "1" : x.kind == ir::ExtraKind::row ? "m" : "n"});
+    subs.push_back({"SYMBOL", scalar ? "1" : x.kind == ir::ExtraKind::row ? "M" : "N"});
+    out += fill(kTorchVectorCheck, subs);
+  }
+  return out;
+}
+
+std::string extra_params(const GemmKernel& k) {
+  std::string out;
+  for (size_t i = 0; i < k.extras.size(); ++i) {
+    const ir::EpilogueExtra& x = k.extras[i];
+    const std::string n = std::to_string(i);
+    out += "  p.extra[" + n + "] = x_" + x.name + ".data_ptr();\n";
+    if (x.kind == ir::ExtraKind::matrix)
+      out += "  p.extra_ld[" + n + "] = m_" + x.name + ".ld;\n  p.extra_batch_stride[" + n + "] = m_" + x.name +
+             ".batch_stride;\n";
+  }
+  return out;
+}
+
 std::string torch_scalar(ir::DType t) {
   switch (t) {
     case ir::DType::f16: return "torch::kHalf";
@@ -216,6 +264,7 @@ std::string torch_function(const GemmKernel& k) {
   std::string params = "torch::Tensor a, torch::Tensor b";
   if (k.has_source()) params += ", torch::Tensor c";
   if (k.has_bias()) params += ", torch::Tensor bias";
+  for (const ir::EpilogueExtra& x : k.extras) params += ", torch::Tensor x_" + x.name;
   params += ", double alpha";
   if (k.has_source()) params += ", double beta";
   Substitutions subs = {{"NAME", k.name},
@@ -239,6 +288,8 @@ std::string torch_function(const GemmKernel& k) {
                                                "  p.batch_stride_c = mc.batch_stride;\n"
                                              : ""});
   subs.push_back({"BIAS_PARAMS", bias != nullptr ? "  p.bias = bias.data_ptr();\n" : ""});
+  subs.push_back({"EXTRA_CHECKS", extra_checks(k, row(k.layout_c.value))});
+  subs.push_back({"EXTRA_PARAMS", extra_params(k)});
   subs.push_back({"SUMMARY", "D = " + std::string(k.has_source() ? "alpha * A @ B + beta * C" : "alpha * A @ B") +
                                  (k.epilogue.empty() ? "" : ", then the epilogue steps in order")});
   return fill(kTorchFunction, subs);
@@ -249,6 +300,7 @@ std::string torch_def(const GemmKernel& k) {
                   "\", pybind11::arg(\"a\"), pybind11::arg(\"b\")";
   if (k.has_source()) s += ", pybind11::arg(\"c\")";
   if (k.has_bias()) s += ", pybind11::arg(\"bias\")";
+  for (const ir::EpilogueExtra& x : k.extras) s += ", pybind11::arg(\"" + x.name + "\")";
   s += ",\n        pybind11::arg(\"alpha\") = " + python_float(k.alpha.value);
   if (k.has_source()) s += ", pybind11::arg(\"beta\") = " + python_float(k.beta.value);
   return s + ");\n";
@@ -261,6 +313,7 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
   for (const GemmKernel& k : p.kernels)
     entries += fill(kCapiEntry, {{"NAME", k.name},
                                  {"HASH", hash},
+                                 {"HAS_EXTRAS", k.extras.empty() ? "false" : "true"},
                                  {"SIGNATURE", c_string_literal(kernel_signature_json(k, hash))}});
   return fill(kCapi, {{"HASH", hash}, {"C_STRUCT", emit_c_params_struct()}, {"ENTRIES", entries}});
 }

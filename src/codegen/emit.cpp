@@ -79,7 +79,7 @@ std::string emit_header(const ir::Program& p, const std::string& hash) {
   return fill(kHeader, {{"HASH", hash},
                         {"KERNELS", names},
                         {"INCLUDES", includes(p)},
-                        {"PRELUDE", emit_host_prelude()},
+                        {"PRELUDE", emit_host_prelude() + emit_epilogue_functions(p)},
                         {"KERNELS_CODE", code}});
 }
 

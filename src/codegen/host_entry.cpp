@@ -27,6 +27,12 @@ struct GemmParams {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  // Extra epilogue operands (scalars, vectors, aux tensors read or written), in the
+  // order of the manifest's "extras"; ld and batch stride (elements, 0 = packed) for
+  // aux tensors only. Kernels without extras never read these fields.
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 };
 
 namespace detail {
@@ -93,6 +99,14 @@ inline Status check_bias(const char* kernel, const void* bias) {
   return Status{0, nullptr};
 }
 
+// A scalar or vector extra operand: non-null and aligned for the broadcast's loads.
+inline Status check_extra_pointer(const char* kernel, const char* name, const void* ptr, int bytes) {
+  if (ptr == nullptr) return error(1, "%s: pointer %s is null", kernel, name);
+  if (reinterpret_cast<std::uintptr_t>(ptr) % static_cast<std::uintptr_t>(bytes) != 0)
+    return error(1, "%s: pointer %s is not %d-byte aligned", kernel, name, bytes);
+  return Status{0, nullptr};
+}
+
 template <class Gemm>
 size_t workspace_size(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const GemmParams& p) {
   typename Gemm::Arguments args{};
@@ -148,7 +162,7 @@ constexpr std::string_view kChecks = R"CPP(  const char* kernel = "$NAME$";
   if ((st = detail::check_operand(kernel, p.batch, a)).code || (st = detail::check_operand(kernel, p.batch, b)).code ||
       (st = detail::check_operand(kernel, p.batch, d)).code)
     return st;
-$SOURCE_CHECK$$BIAS_CHECK$)CPP";
+$SOURCE_CHECK$$BIAS_CHECK$$EXTRA_CHECKS$)CPP";
 
 constexpr std::string_view kSourceCheck =
     R"CPP(  detail::Operand c{"C", p.c, $ROW_C$, p.m, p.n, p.ldc, p.batch_stride_c, AlignmentC, $BYTES_C$};
@@ -171,7 +185,7 @@ $CHECKS$
   args.epilogue.dC = cute::make_stride($STRIDE_C$);
   args.epilogue.ptr_D = static_cast<decltype(args.epilogue.ptr_D)>(p.d);
   args.epilogue.dD = cute::make_stride($STRIDE_D$);
-  set_fusion_arguments(args.epilogue.thread, p.alpha, p.beta, p.bias);
+  set_fusion_arguments(args.epilogue.thread, $FUSION_PARAMS$);
   args.hw_info.device_id = device;
   args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
   args.scheduler.raster_order = decltype(args.scheduler.raster_order)::$RASTER$;
@@ -212,6 +226,39 @@ std::string cute_stride(bool unit_first, const std::string& op) {
 
 std::string bytes_of(ir::DType t) { return std::to_string(ir::bits_of(t) / 8); }
 
+// Aux tensors are checked like C and their resolved ld and batch stride written
+// back into `resolved`, the params copy the fusion arguments read.
+constexpr std::string_view kAuxCheck =
+    R"CPP(  detail::Operand $VAR${"$LABEL$", p.extra[$I$], $ROW_C$, p.m, p.n, p.extra_ld[$I$], p.extra_batch_stride[$I$],
+                       $ALIGN$, $BYTES$};
+  if ((st = detail::check_operand(kernel, p.batch, $VAR$)).code) return st;
+  resolved.extra_ld[$I$] = $VAR$.ld;
+  resolved.extra_batch_stride[$I$] = $VAR$.batch_stride;
+)CPP";
+
+std::string extra_checks(const GemmKernel& k, const Substitutions& base) {
+  if (k.extras.empty()) return "";
+  std::string out = "  GemmParams resolved = p;\n";
+  for (size_t i = 0; i < k.extras.size(); ++i) {
+    const ir::EpilogueExtra& x = k.extras[i];
+    const std::string label = std::string(x.kind == ir::ExtraKind::matrix ? "aux tensor " : "") + x.name;
+    if (x.kind != ir::ExtraKind::matrix) {
+      const int bytes = x.kind == ir::ExtraKind::scalar ? 4 : 16;
+      out += "  if ((st = detail::check_extra_pointer(kernel, \"" + label + "\", p.extra[" + std::to_string(i) +
+             "], " + std::to_string(bytes) + ")).code) return st;\n";
+      continue;
+    }
+    Substitutions subs = base;
+    subs.insert(subs.end(), {{"VAR", "extra" + std::to_string(i)},
+                             {"LABEL", label},
+                             {"I", std::to_string(i)},
+                             {"ALIGN", std::to_string(128 / ir::bits_of(x.type))},
+                             {"BYTES", bytes_of(x.type)}});
+    out += fill(kAuxCheck, subs);
+  }
+  return out;
+}
+
 std::string checks(const GemmKernel& k) {
   const bool row_c = k.layout_c.value == ir::Layout::row;
   Substitutions subs = {{"NAME", k.name},
@@ -229,6 +276,7 @@ std::string checks(const GemmKernel& k) {
   subs.push_back({"SOURCE_CHECK", k.has_source() ? fill(kSourceCheck, subs) : ""});
   subs.push_back({"BIAS_CHECK",
                   k.has_bias() ? "  if ((st = detail::check_bias(kernel, p.bias)).code) return st;\n" : ""});
+  subs.push_back({"EXTRA_CHECKS", extra_checks(k, subs)});
   return fill(kChecks, subs);
 }
 
@@ -270,7 +318,8 @@ std::string sm90_make_arguments(const GemmKernel& k) {
                {"STRIDE_D", cute_stride(c_unit_m, "d")},
                {"RASTER", raster(k.raster.value)},
                {"SWIZZLE", std::to_string(k.swizzle.value)},
-               {"SCHEDULER", sm90_scheduler_arguments(k)}});
+               {"SCHEDULER", sm90_scheduler_arguments(k)},
+               {"FUSION_PARAMS", k.extras.empty() ? "p" : "resolved"}});
 }
 
 std::string sm80_make_arguments(const GemmKernel& k) {
@@ -305,7 +354,9 @@ std::string emit_host_entry(const GemmKernel& k) {
                         std::string(ir::name_of(k.layout_a.value)) + "/" +
                         std::string(ir::name_of(k.layout_b.value)) + "/" +
                         std::string(ir::name_of(k.layout_c.value)) + ", C " +
-                        (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias" : "");
+                        (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias" : "") +
+                        (k.extras.empty() ? "" : ", " + std::to_string(k.extras.size()) + " extra operand" +
+                                                     (k.extras.size() == 1 ? "" : "s"));
   return fill(kEntry, {{"NAME", k.name}, {"SUMMARY", summary}});
 }
 
@@ -320,6 +371,9 @@ std::string emit_c_params_struct() {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 } ucutlass_gemm_params;
 )CPP";
 }

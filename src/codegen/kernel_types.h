@@ -11,12 +11,18 @@
 
 namespace ucutlass::codegen {
 
-// Activation functors the emitter writes itself (leaky_relu, clamp: CUTLASS's
-// own take runtime Arguments, ours bake the constants in). Names come from the
-// step index, so the output depends only on the program.
+// Functors the emitter writes itself: leaky_relu and clamp (CUTLASS's own take
+// runtime Arguments, ours bake the constants in), activations CUTLASS lacks
+// (mish, elu, ...) and every expression step (scale, per_col_scale, custom, ...)
+// as EpiStep<i> over its operands. Names come from the step index, so the
+// output depends only on the program.
 std::string emit_custom_activations(const ir::GemmKernel& k);
 
-// The functor template used for epilogue step `index` (an activation step).
+// namespace epilogue_fn (the f32 functions the EpiStep functors call), once per
+// header; empty when no kernel of the program needs it.
+std::string emit_epilogue_functions(const ir::Program& p);
+
+// The functor template used for epilogue step `index` (an activation or expression step).
 std::string activation_functor(const ir::GemmKernel& k, size_t index);
 
 std::string emit_sm90_types(const ir::GemmKernel& k);

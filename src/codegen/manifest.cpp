@@ -26,10 +26,61 @@ Json matrix(const char* name, ir::DType t, ir::Layout l, const char* rows, const
               {"layout", str(name_of(l))}, {"shape", shape}};
 }
 
+// An expression as nested JSON arrays, for callers that evaluate it (the GPU
+// checks): "x", "acc", "c", a number, {"extra": i}, or [op, args...] with op
+// one of neg, add, sub, mul, div or a function name (relu, min, clamp, ...).
+Json expr_json(const ir::EpiExpr& e) {
+  using Op = ir::EpiExpr::Op;
+  switch (e.op) {
+    case Op::x: return "x";
+    case Op::acc: return "acc";
+    case Op::c: return "c";
+    case Op::constant: return e.value;
+    case Op::extra: return Json{{"extra", e.extra}};
+    default: break;
+  }
+  Json out = Json::array();
+  out.push_back(e.op == Op::neg   ? "neg"
+                : e.op == Op::add ? "add"
+                : e.op == Op::sub ? "sub"
+                : e.op == Op::mul ? "mul"
+                : e.op == Op::div ? "div"
+                                  : str(name_of(e.fn)));
+  for (const ir::EpiExpr& a : e.args) out.push_back(expr_json(a));
+  return out;
+}
+
+Json extras_json(const ir::GemmKernel& k) {
+  Json out = Json::array();
+  for (size_t i = 0; i < k.extras.size(); ++i) {
+    const ir::EpilogueExtra& x = k.extras[i];
+    Json shape = Json::array();
+    switch (x.kind) {
+      case ir::ExtraKind::scalar: shape.push_back(1); break;
+      case ir::ExtraKind::row: shape.push_back("M"); break;
+      case ir::ExtraKind::col: shape.push_back("N"); break;
+      case ir::ExtraKind::matrix:
+        if (k.batch.value != 1) shape.push_back("batch");
+        shape.push_back("M");
+        shape.push_back("N");
+        break;
+    }
+    Json e{{"index", i}, {"name", x.name}, {"kind", str(name_of(x.kind))}, {"role", x.is_output ? "output" : "input"},
+           {"dtype", str(name_of(x.type))}, {"torch_dtype", str(ir::torch_dtype(x.type))}, {"shape", shape}};
+    if (x.kind == ir::ExtraKind::matrix) e["layout"] = str(name_of(k.layout_c.value));
+    out.push_back(e);
+  }
+  return out;
+}
+
 Json epilogue_json(const ir::GemmKernel& k) {
   Json steps = Json::array();
   for (const ir::EpilogueStep& s : k.epilogue) {
-    if (s.kind == ir::EpilogueStep::Kind::bias) {
+    if (s.kind == ir::EpilogueStep::Kind::expr) {
+      steps.push_back(Json{{"op", "expr"}, {"label", s.label}, {"expr", expr_json(s.expr)}});
+    } else if (s.kind == ir::EpilogueStep::Kind::aux_store) {
+      steps.push_back(Json{{"op", "aux_store"}, {"extra", s.extra}});
+    } else if (s.kind == ir::EpilogueStep::Kind::bias) {
       steps.push_back(Json{{"op", "bias"}, {"broadcast", str(name_of(s.bias))},
                            {"length", s.bias == ir::BiasKind::col ? "N" : "M"},
                            {"dtype", str(name_of(bias_dtype(k)))}});
@@ -39,6 +90,11 @@ Json epilogue_json(const ir::GemmKernel& k) {
       if (s.act == ir::Activation::clamp) {
         step["lower"] = s.p0;
         step["upper"] = s.p1;
+      }
+      if (s.act == ir::Activation::elu) step["alpha"] = s.p0;
+      if (s.act == ir::Activation::softplus) {
+        step["beta"] = s.p0;
+        step["threshold"] = s.p1;
       }
       steps.push_back(step);
     }
@@ -70,6 +126,7 @@ Json signature(const ir::GemmKernel& k, const std::string& hash) {
       {"inputs", inputs},
       {"output", matrix("d", k.d.value, k.layout_c.value, "M", "N", batched)},
       {"epilogue", epilogue_json(k)},
+      {"extras", extras_json(k)},
       {"alpha", k.alpha.value},
       {"beta", k.beta.value},
       {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},

@@ -20,6 +20,27 @@ std::string shape(const Shape3& s) {
 
 }  // namespace
 
+std::string expr_text(const GemmKernel& k, const EpiExpr& e) {
+  switch (e.op) {
+    case EpiExpr::Op::x: return "x";
+    case EpiExpr::Op::acc: return "acc";
+    case EpiExpr::Op::c: return "c";
+    case EpiExpr::Op::constant: return num(e.value);
+    case EpiExpr::Op::extra: return k.extras.at(e.extra).name;
+    case EpiExpr::Op::neg: return "(neg " + expr_text(k, e.args[0]) + ")";
+    case EpiExpr::Op::add: return "(add " + expr_text(k, e.args[0]) + " " + expr_text(k, e.args[1]) + ")";
+    case EpiExpr::Op::sub: return "(sub " + expr_text(k, e.args[0]) + " " + expr_text(k, e.args[1]) + ")";
+    case EpiExpr::Op::mul: return "(mul " + expr_text(k, e.args[0]) + " " + expr_text(k, e.args[1]) + ")";
+    case EpiExpr::Op::div: return "(div " + expr_text(k, e.args[0]) + " " + expr_text(k, e.args[1]) + ")";
+    case EpiExpr::Op::call: {
+      std::string s = "(" + std::string(name_of(e.fn));
+      for (const EpiExpr& a : e.args) s += " " + expr_text(k, a);
+      return s + ")";
+    }
+  }
+  return "?";
+}
+
 std::string canonical_text(const GemmKernel& k) {
   std::string s = "kernel " + k.name + " = gemm(m=" + std::to_string(k.m.value) + ",n=" +
                   std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
@@ -45,11 +66,20 @@ std::string canonical_text(const GemmKernel& k) {
   line("alpha", num(k.alpha.value));
   line("beta", num(k.beta.value));
   for (const EpilogueStep& e : k.epilogue) {
-    if (e.kind == EpilogueStep::Kind::bias)
-      line("bias", std::string(name_of(e.bias)) + "," + std::string(name_of(e.bias_type)));
-    else
-      line("act", std::string(name_of(e.act)) + "," + num(e.p0) + "," + num(e.p1));
+    switch (e.kind) {
+      case EpilogueStep::Kind::bias:
+        line("bias", std::string(name_of(e.bias)) + "," + std::string(name_of(e.bias_type)));
+        break;
+      case EpilogueStep::Kind::activation:
+        line("act", std::string(name_of(e.act)) + "," + num(e.p0) + "," + num(e.p1));
+        break;
+      case EpilogueStep::Kind::expr: line("expr", e.label + "," + expr_text(k, e.expr)); break;
+      case EpilogueStep::Kind::aux_store: line("aux_store", k.extras.at(e.extra).name); break;
+    }
   }
+  for (const EpilogueExtra& x : k.extras)
+    line("extra", x.name + "," + std::string(name_of(x.kind)) + "," + std::string(name_of(x.type)) +
+                      (x.is_output ? ",out" : ",in"));
   return s;
 }
 

@@ -9,6 +9,8 @@
 namespace ucutlass::ir {
 
 std::string canonical_text(const GemmKernel& k);
+// An epilogue expression as an s-expression: "(mul x per_col_scale)".
+std::string expr_text(const GemmKernel& k, const EpiExpr& e);
 std::string canonical_text(const Program& p);
 // First 16 hex digits of SHA-256 of the canonical text: the `<hash>` of
 // `ucutlass_<hash>.h` and its namespace.

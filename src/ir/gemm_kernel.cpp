@@ -10,4 +10,19 @@ const EpilogueStep* GemmKernel::bias_step() const {
 
 bool GemmKernel::has_bias() const { return bias_step() != nullptr; }
 
+bool GemmKernel::reads_source_in_steps() const {
+  for (const EpilogueStep& s : epilogue)
+    if (s.kind == EpilogueStep::Kind::expr && s.expr.uses(EpiExpr::Op::c)) return true;
+  return false;
+}
+
+bool EpiExpr::uses(Op leaf) const {
+  if (op == leaf) return true;
+  for (const EpiExpr& a : args)
+    if (a.uses(leaf)) return true;
+  return false;
+}
+
+bool EpiExpr::uses_extras() const { return uses(Op::extra); }
+
 }  // namespace ucutlass::ir

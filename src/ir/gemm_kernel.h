@@ -37,13 +37,46 @@ struct Shape3 {
   bool operator==(const Shape3&) const = default;
 };
 
+// An operand of the epilogue besides A, B, C, D and the bias: read (vectors,
+// scalars, aux_load / residual matrices) or written (aux_store). The host
+// entry takes them in GemmParams::extra[i], in the order of GemmKernel::extras.
+struct EpilogueExtra {
+  std::string name;  // unique per kernel; the torch binding's argument name
+  ExtraKind kind = ExtraKind::col;
+  DType type = DType::void_;  // void until resolve_auto: D's type (scalars: f32)
+  bool is_output = false;     // aux_store
+  Span span;
+};
+
+// An element-wise expression over the value so far (x), the accumulator
+// (acc), the source C (c), constants and extras. Every named step other than
+// bias and the activations lowers to one (scale(2) is x * 2; per_col_scale is
+// x * extra), and so does custom("...").
+struct EpiExpr {
+  enum class Op { x, acc, c, constant, extra, neg, add, sub, mul, div, call };
+  Op op = Op::x;
+  double value = 0;          // constant
+  int extra = -1;            // extra: index into GemmKernel::extras
+  EpiFn fn = EpiFn::relu;    // call
+  std::vector<EpiExpr> args; // operands of neg, add ... div, call
+
+  bool uses(Op leaf) const;
+  bool uses_extras() const;
+};
+
 struct EpilogueStep {
-  enum class Kind { bias, activation };
+  // bias: + a broadcast vector; activation: a named element-wise function;
+  // expr: x = expr(x, acc, c, extras); aux_store: writes x to an extra M x N
+  // output and passes x on.
+  enum class Kind { bias, activation, expr, aux_store };
   Kind kind = Kind::activation;
   BiasKind bias = BiasKind::col;
   DType bias_type = DType::void_;  // void: same as the output type
   Activation act = Activation::relu;
-  double p0 = 0, p1 = 0;  // leaky_relu slope; clamp lower, upper
+  double p0 = 0, p1 = 0;  // leaky_relu slope; clamp lower, upper; elu alpha; softplus beta, threshold
+  EpiExpr expr;           // expr
+  int extra = -1;         // aux_store: index into GemmKernel::extras
+  std::string label;      // expr, aux_store: the step as written, e.g. "per_col_scale", "custom"
   Span span;
 };
 
@@ -78,9 +111,14 @@ struct GemmKernel {
   Setting<double> alpha{1.0};
   Setting<double> beta{0.0};
   std::vector<EpilogueStep> epilogue;
+  std::vector<EpilogueExtra> extras;  // at most kMaxExtras, in program order
+
+  static constexpr int kMaxExtras = 8;
 
   bool has_source() const { return c.value != DType::void_; }
   bool has_bias() const;
+  // True when some step reads C through an expression (custom("... c ...")).
+  bool reads_source_in_steps() const;
   const EpilogueStep* bias_step() const;
 };
 

@@ -87,7 +87,7 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"sm80_cluster", ".with_arch(sm80).with_cluster(2, 1, 1)", {"sm80 has no thread block clusters"}},
         Row{"sm80_bias", ".with_arch(sm80).with_epilogue(bias(col))",
             {"a fused bias is not supported on sm80 in this version"}},
-        Row{"sm80_two_acts", ".with_arch(sm80).with_epilogue(relu, tanh)", {"sm80 fuses at most one activation"}},
+        Row{"sm80_two_acts", ".with_arch(sm80).with_epilogue(relu, tanh)", {"sm80 fuses at most one element-wise step"}},
         Row{"sm80_fp8", ".with_arch(sm80).with_types(a = e4m3, b = e4m3, d = bf16)",
             {"fp8 tensor cores need sm90a"}},
         Row{"sm80_stages", ".with_arch(sm80).with_stages(2)",

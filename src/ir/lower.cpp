@@ -1,8 +1,11 @@
 #include "ir/lower.h"
 
+#include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 
+#include "dsl/formula.h"
 #include "support/did_you_mean.h"
 
 namespace ucutlass::ir {
@@ -28,7 +31,7 @@ const std::vector<std::pair<std::string, std::string>>& chain_settings() {
       {"with_alignment", "with_alignment(a = 8, b = 8, c = 8)"},
       {"with_raster", "with_raster(along_m, swizzle = 2)"},
       {"with_scheduler", "with_scheduler(persistent | stream_k | split_k(4) | auto)"},
-      {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6))"},
+      {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6), custom(\"x * s\", s = scalar))"},
   };
   return s;
 }
@@ -384,19 +387,30 @@ class KernelLowering {
     if (s != TileScheduler::auto_) set(k_.scheduler, s, e.span);
   }
 
+  // ---- the epilogue -------------------------------------------------------
+
+  static const std::vector<std::string>& step_names() {
+    static const std::vector<std::string> s = [] {
+      std::vector<std::string> v = {"alpha", "beta", "bias"};
+      for (const std::string& a : all_names<Activation>()) v.push_back(a);
+      for (const char* n : {"clip", "scale", "add", "sub", "mul", "div", "min", "max", "per_row_scale",
+                            "per_col_scale", "per_channel_scale", "residual", "aux_load", "aux_store", "custom"})
+        v.push_back(n);
+      return v;
+    }();
+    return s;
+  }
+
   void with_epilogue(const Call& c) {
-    static const std::vector<std::string> kSteps = {"alpha", "beta", "bias", "relu", "gelu", "gelu_tanh", "silu",
-                                                    "sigmoid", "tanh", "leaky_relu", "clamp"};
     for (const Arg& a : c.args) {
       if (!a.name.empty()) {
-        error(a.name_span, "with_epilogue takes a list of steps, not named arguments",
-              "alpha(x), beta(x), bias(col | row), " + join_names(all_names<Activation>()));
+        error(a.name_span, "with_epilogue takes a list of steps, not named arguments", join_names(step_names()));
         continue;
       }
       const Expr& e = *a.value;
       if (e.kind != Expr::Kind::name && e.kind != Expr::Kind::call) {
         error(e.span, "an epilogue step must be a name or a call, not '" + dsl::expr_to_string(e) + "'",
-              join_names(kSteps));
+              join_names(step_names()));
         continue;
       }
       epilogue_step(e);
@@ -408,13 +422,304 @@ class KernelLowering {
     size_t n = e.kind == Expr::Kind::call ? e.args.size() : 0;
     if (n < lo || n > hi) {
       error(e.span, "'" + e.text + "' takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi)) +
-                        " argument" + (hi == 1 ? "" : "s") + ", got " + std::to_string(n),
+                        " argument" + (lo == 1 && hi == 1 ? "" : "s") + ", got " + std::to_string(n),
             form);
       return {};
     }
-    for (size_t i = 0; i < n; ++i) out.push_back(e.args[i].value.get());
+    for (size_t i = 0; i < n; ++i) {
+      if (!e.args[i].name.empty()) {
+        error(e.args[i].name_span, "'" + e.text + "' takes positional arguments", form);
+        return {};
+      }
+      out.push_back(e.args[i].value.get());
+    }
     if (out.empty() && lo == 0) out.push_back(nullptr);
     return out;
+  }
+
+  // A new extra operand; its name is `base`, or base_2, base_3, ... when taken.
+  int add_extra(std::string base, ExtraKind kind, DType type, bool is_output, Span span, bool exact_name = false) {
+    std::string name = base;
+    for (int i = 2; extra_index(name) >= 0; ++i) {
+      if (exact_name) {
+        error(span, "an epilogue operand named '" + base + "' already exists in this kernel",
+              "a name used by no other step");
+        return -1;
+      }
+      name = base + "_" + std::to_string(i);
+    }
+    if (static_cast<int>(k_.extras.size()) >= GemmKernel::kMaxExtras) {
+      error(span, "more than " + std::to_string(GemmKernel::kMaxExtras) + " extra epilogue operands",
+            "at most " + std::to_string(GemmKernel::kMaxExtras) + " vectors, scalars and aux tensors per kernel");
+      return -1;
+    }
+    k_.extras.push_back(EpilogueExtra{name, kind, type, is_output, span});
+    return static_cast<int>(k_.extras.size()) - 1;
+  }
+
+  int extra_index(const std::string& name) const {
+    for (size_t i = 0; i < k_.extras.size(); ++i)
+      if (k_.extras[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+
+  // An element type given as the optional argument of row(T), col(T), aux(T), residual(T) ...
+  bool optional_dtype(const Expr* e, const std::string& what, DType& out) {
+    out = DType::void_;
+    if (e == nullptr) return true;
+    if (!enum_value(*e, what + " element type", out)) return false;
+    if (out == DType::void_) {
+      error(e->span, what + " cannot have element type void", "f16, bf16, f32");
+      return false;
+    }
+    return true;
+  }
+
+  // `scalar`, `row`, `col`, `aux`, or `row(f32)`, `col(bf16)`, `aux(f16)`.
+  bool operand_kind(const Expr& e, const std::string& what, ExtraKind& kind, DType& type) {
+    const std::string form = "scalar, row, col, aux, or row(f32), col(f32), aux(bf16)";
+    if (e.kind != Expr::Kind::name && e.kind != Expr::Kind::call) {
+      error(e.span, what + " must be an operand kind, not '" + dsl::expr_to_string(e) + "'", form);
+      return false;
+    }
+    if (!enum_value(Expr{Expr::Kind::name, e.kind == Expr::Kind::call ? e.callee_span : e.span, 0, 0, e.text},
+                    "operand kind", kind))
+      return false;
+    type = kind == ExtraKind::scalar ? DType::f32 : DType::void_;
+    if (e.kind != Expr::Kind::call) return true;
+    if (kind == ExtraKind::scalar) {
+      error(e.span, "a scalar operand is always f32", "scalar");
+      return false;
+    }
+    auto args = step_args(e, 1, 1, e.text + "(f32)");
+    return !args.empty() && optional_dtype(args[0], e.text, type);
+  }
+
+  static EpiExpr leaf(EpiExpr::Op op, double value = 0, int extra = -1) {
+    EpiExpr x;
+    x.op = op;
+    x.value = value;
+    x.extra = extra;
+    return x;
+  }
+
+  static EpiExpr binary(EpiExpr::Op op, EpiExpr lhs, EpiExpr rhs) {
+    EpiExpr x;
+    x.op = op;
+    x.args.push_back(std::move(lhs));
+    x.args.push_back(std::move(rhs));
+    return x;
+  }
+
+  static EpiExpr call(EpiFn fn, std::vector<EpiExpr> args) {
+    EpiExpr x;
+    x.op = EpiExpr::Op::call;
+    x.fn = fn;
+    x.args = std::move(args);
+    return x;
+  }
+
+  void push_expr(const Expr& e, const std::string& label, EpiExpr expr) {
+    EpilogueStep step;
+    step.kind = EpilogueStep::Kind::expr;
+    step.span = e.span;
+    step.label = label;
+    step.expr = std::move(expr);
+    k_.epilogue.push_back(std::move(step));
+  }
+
+  // add(x), sub(x), mul(x), div(x), min(x), max(x), scale(x): x = number | scalar | row | col | aux (| T)
+  void arithmetic_step(const Expr& e) {
+    const std::string& n = e.text;
+    const bool is_scale = n == "scale";
+    const std::string form = is_scale ? "scale(0.5) or scale(scalar)"
+                                      : n + "(0.5), " + n + "(scalar), " + n + "(col), " + n + "(row), " + n +
+                                            "(aux), or with a type: " + n + "(col(f32))";
+    auto args = step_args(e, 1, 1, form);
+    if (args.empty()) return;
+    const Expr& v = *args[0];
+    EpiExpr operand;
+    if (v.kind == Expr::Kind::integer || v.kind == Expr::Kind::real) {
+      operand = leaf(EpiExpr::Op::constant, v.real_value);
+    } else {
+      ExtraKind kind{};
+      DType type{};
+      if (!operand_kind(v, n + " operand", kind, type)) return;
+      if (is_scale && kind != ExtraKind::scalar) {
+        error(v.span, "scale takes a number or a runtime scalar", form,
+              "per_row_scale, per_col_scale or mul(" + std::string(name_of(kind)) + ") for vectors and tensors");
+        return;
+      }
+      int i = add_extra(is_scale ? "scale" : n + "_" + std::string(name_of(kind)), kind, type, false, v.span);
+      if (i < 0) return;
+      operand = leaf(EpiExpr::Op::extra, 0, i);
+    }
+    EpiExpr x = leaf(EpiExpr::Op::x);
+    EpiExpr expr;
+    if (n == "min" || n == "max") expr = call(n == "min" ? EpiFn::min : EpiFn::max, {x, operand});
+    else
+      expr = binary(n == "add" ? EpiExpr::Op::add : n == "sub" ? EpiExpr::Op::sub
+                  : n == "div" ? EpiExpr::Op::div : EpiExpr::Op::mul,
+                    x, operand);
+    push_expr(e, n, std::move(expr));
+  }
+
+  // per_row_scale, per_col_scale, per_channel_scale, residual, aux_load: x (op)= an extra, optional type.
+  void extra_operand_step(const Expr& e, ExtraKind kind, EpiExpr::Op op) {
+    auto args = step_args(e, 0, 1, e.text + " or " + e.text + "(f32)");
+    DType type{};
+    if (args.empty() || !optional_dtype(args[0], e.text, type)) return;
+    int i = add_extra(e.text, kind, type, false, e.span);
+    if (i < 0) return;
+    push_expr(e, e.text, binary(op, leaf(EpiExpr::Op::x), leaf(EpiExpr::Op::extra, 0, i)));
+  }
+
+  void aux_store_step(const Expr& e) {
+    auto args = step_args(e, 0, 1, "aux_store or aux_store(f32)");
+    DType type{};
+    if (args.empty() || !optional_dtype(args[0], "aux_store", type)) return;
+    int i = add_extra("aux_store", ExtraKind::matrix, type, true, e.span);
+    if (i < 0) return;
+    EpilogueStep step;
+    step.kind = EpilogueStep::Kind::aux_store;
+    step.span = e.span;
+    step.label = "aux_store";
+    step.extra = i;
+    k_.epilogue.push_back(std::move(step));
+  }
+
+  // custom("expr", name = kind, ...)
+  void custom_step(const Expr& e) {
+    const std::string form = "custom(\"relu(x * s + b)\", s = scalar, b = col)";
+    if (e.kind != Expr::Kind::call || e.args.empty() || !e.args[0].name.empty() ||
+        e.args[0].value->kind != Expr::Kind::string) {
+      error(e.span, "custom takes the expression as a string first, then its named inputs", form);
+      return;
+    }
+    const Expr& text = *e.args[0].value;
+    std::map<std::string, int> inputs;
+    std::map<std::string, Span> input_spans;
+    for (size_t i = 1; i < e.args.size(); ++i) {
+      const Arg& a = e.args[i];
+      if (a.name.empty()) {
+        error(a.span, "the inputs of custom are named: NAME = scalar | row | col | aux", form);
+        return;
+      }
+      static const std::vector<std::string> kReserved = {"x", "acc", "c", "a", "b", "d", "bias", "alpha", "beta"};
+      bool reserved = std::find(kReserved.begin(), kReserved.end(), a.name) != kReserved.end() ||
+                      parse_enum<EpiFn>(a.name).has_value();
+      if (reserved) {
+        error(a.name_span, "'" + a.name + "' is a reserved name in custom expressions",
+              "a name other than x, acc, c, a, b, d, bias, alpha, beta and the function names");
+        return;
+      }
+      if (inputs.count(a.name)) {
+        error(a.name_span, "input '" + a.name + "' of custom is given twice", "each input once");
+        return;
+      }
+      ExtraKind kind{};
+      DType type{};
+      if (!operand_kind(*a.value, "custom input '" + a.name + "'", kind, type)) return;
+      int index = add_extra(a.name, kind, type, false, a.name_span, true);
+      if (index < 0) return;
+      inputs[a.name] = index;
+      input_spans[a.name] = a.name_span;
+    }
+    // Offsets map into the source only when the string has no escapes.
+    const std::string_view raw = diags_.file().slice(text.span);
+    const bool exact = raw.size() == text.text.size() + 2;
+    std::optional<dsl::Formula> f = dsl::parse_formula(text.text, text.span.begin + 1, exact, text.span, diags_);
+    if (!f) return;
+    std::map<std::string, bool> used;
+    std::optional<EpiExpr> expr = formula(*f, inputs, used);
+    if (!expr) return;
+    for (const auto& [name, index] : inputs)
+      if (!used[name]) {
+        error(input_spans[name], "input '" + name + "' is declared but the expression does not use it",
+              "inputs the expression reads", "remove it, or use it in the expression");
+        return;
+      }
+    if (!expr->uses(EpiExpr::Op::x) && !expr->uses(EpiExpr::Op::acc) && !expr->uses(EpiExpr::Op::c) &&
+        !expr->uses_extras()) {
+      error(text.span, "the expression is a constant", "an expression of x, acc, c or the declared inputs");
+      return;
+    }
+    push_expr(e, "custom", std::move(*expr));
+  }
+
+  std::optional<EpiExpr> formula(const dsl::Formula& f, const std::map<std::string, int>& inputs,
+                                 std::map<std::string, bool>& used) {
+    using K = dsl::Formula::Kind;
+    switch (f.kind) {
+      case K::number: return leaf(EpiExpr::Op::constant, f.value);
+      case K::name: {
+        if (f.name == "x") return leaf(EpiExpr::Op::x);
+        if (f.name == "acc") return leaf(EpiExpr::Op::acc);
+        if (f.name == "c") return leaf(EpiExpr::Op::c);
+        auto it = inputs.find(f.name);
+        if (it != inputs.end()) {
+          used[f.name] = true;
+          return leaf(EpiExpr::Op::extra, 0, it->second);
+        }
+        if (parse_enum<EpiFn>(f.name)) {
+          error(f.span, "'" + f.name + "' is a function; call it as " + f.name + "(...)", f.name + "(x)");
+          return std::nullopt;
+        }
+        std::vector<std::string> names = {"x", "acc", "c"};
+        for (const auto& [n, i] : inputs) names.push_back(n);
+        std::string guess = closest_name(f.name, names);
+        error(f.span, "unknown name '" + f.name + "' in the expression", join_names(names),
+              guess.empty() ? "declare it as an input: custom(\"...\", " + f.name + " = col)"
+                            : "did you mean '" + guess + "'?");
+        return std::nullopt;
+      }
+      case K::call: {
+        auto fn = parse_enum<EpiFn>(f.name);
+        if (!fn) {
+          std::vector<std::string> names = all_names<EpiFn>();
+          std::string guess = closest_name(f.name, names);
+          error(f.span, "unknown function '" + f.name + "'", join_names(names),
+                guess.empty() ? "" : "did you mean '" + guess + "'?");
+          return std::nullopt;
+        }
+        auto [lo, hi] = epilogue_fn_arity(*fn);
+        const int n = static_cast<int>(f.args.size());
+        if (n < lo || n > hi) {
+          error(f.span,
+                "'" + f.name + "' takes " + (lo == hi ? std::to_string(lo) : std::to_string(lo) + " or " + std::to_string(hi)) +
+                    " argument" + (hi == 1 ? "" : "s") + ", got " + std::to_string(n));
+          return std::nullopt;
+        }
+        std::vector<EpiExpr> args;
+        for (const dsl::Formula& a : f.args) {
+          std::optional<EpiExpr> x = formula(a, inputs, used);
+          if (!x) return std::nullopt;
+          args.push_back(std::move(*x));
+        }
+        return call(*fn, std::move(args));
+      }
+      case K::neg: {
+        std::optional<EpiExpr> x = formula(f.args[0], inputs, used);
+        if (!x) return std::nullopt;
+        EpiExpr out;
+        out.op = EpiExpr::Op::neg;
+        out.args.push_back(std::move(*x));
+        return out;
+      }
+      case K::add:
+      case K::sub:
+      case K::mul:
+      case K::div: {
+        std::optional<EpiExpr> lhs = formula(f.args[0], inputs, used);
+        if (!lhs) return std::nullopt;
+        std::optional<EpiExpr> rhs = formula(f.args[1], inputs, used);
+        if (!rhs) return std::nullopt;
+        EpiExpr::Op op = f.kind == K::add ? EpiExpr::Op::add : f.kind == K::sub ? EpiExpr::Op::sub
+                         : f.kind == K::mul ? EpiExpr::Op::mul : EpiExpr::Op::div;
+        return binary(op, std::move(*lhs), std::move(*rhs));
+      }
+    }
+    return std::nullopt;
   }
 
   void epilogue_step(const Expr& e) {
@@ -428,6 +733,13 @@ class KernelLowering {
       else set(k_.beta, v, e.span);
       return;
     }
+    if (n == "scale" || n == "add" || n == "sub" || n == "mul" || n == "div" || n == "min" || n == "max")
+      return arithmetic_step(e);
+    if (n == "per_row_scale") return extra_operand_step(e, ExtraKind::row, EpiExpr::Op::mul);
+    if (n == "per_col_scale" || n == "per_channel_scale") return extra_operand_step(e, ExtraKind::col, EpiExpr::Op::mul);
+    if (n == "residual" || n == "aux_load") return extra_operand_step(e, ExtraKind::matrix, EpiExpr::Op::add);
+    if (n == "aux_store") return aux_store_step(e);
+    if (n == "custom") return custom_step(e);
     EpilogueStep step;
     step.span = e.span;
     if (n == "bias") {
@@ -437,18 +749,16 @@ class KernelLowering {
       if (!enum_value(*args[0], "bias kind", step.bias)) return;
       if (args.size() == 2 && !enum_value(*args[1], "bias element type", step.bias_type)) return;
       if (k_.has_bias()) {
-        error(e.span, "only one bias per kernel", "one bias(col) or bias(row)");
+        error(e.span, "only one bias per kernel", "one bias(col) or bias(row)", "add(col) or add(row) for a second vector");
         return;
       }
       k_.epilogue.push_back(step);
       return;
     }
-    auto act = parse_enum<Activation>(n);
+    auto act = parse_enum<Activation>(n == "clip" ? "clamp" : n);
     if (!act) {
-      static const std::vector<std::string> kSteps = {"alpha", "beta", "bias", "relu", "gelu", "gelu_tanh", "silu",
-                                                      "sigmoid", "tanh", "leaky_relu", "clamp"};
-      std::string guess = closest_name(n, kSteps);
-      error(name_span, "unknown epilogue step '" + n + "'", join_names(kSteps),
+      std::string guess = closest_name(n, step_names());
+      error(name_span, "unknown epilogue step '" + n + "'", join_names(step_names()),
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }
@@ -459,13 +769,29 @@ class KernelLowering {
       if (args.empty()) return;
       step.p0 = 0.01;
       if (args[0] && !real_value(*args[0], "leaky_relu slope", step.p0)) return;
-    } else if (*act == Activation::clamp) {
-      auto args = step_args(e, 2, 2, "clamp(lower, upper) such as clamp(0, 6)");
+    } else if (*act == Activation::elu) {
+      auto args = step_args(e, 0, 1, "elu or elu(1.0)");
       if (args.empty()) return;
-      if (!real_value(*args[0], "clamp lower bound", step.p0) || !real_value(*args[1], "clamp upper bound", step.p1))
+      step.p0 = 1.0;
+      if (args[0] && !real_value(*args[0], "elu alpha", step.p0)) return;
+    } else if (*act == Activation::softplus) {
+      auto args = step_args(e, 0, 2, "softplus, softplus(beta) or softplus(beta, threshold), e.g. softplus(1, 20)");
+      if (args.empty()) return;
+      step.p0 = 1.0;
+      step.p1 = 20.0;
+      if (args[0] && !real_value(*args[0], "softplus beta", step.p0)) return;
+      if (args.size() == 2 && !real_value(*args[1], "softplus threshold", step.p1)) return;
+      if (step.p0 <= 0) {
+        error(args[0]->span, "softplus beta must be positive", "softplus(1.0)");
+        return;
+      }
+    } else if (*act == Activation::clamp) {
+      auto args = step_args(e, 2, 2, n + "(lower, upper) such as " + n + "(0, 6)");
+      if (args.empty()) return;
+      if (!real_value(*args[0], n + " lower bound", step.p0) || !real_value(*args[1], n + " upper bound", step.p1))
         return;
       if (step.p0 > step.p1) {
-        error(e.span, "clamp lower bound is above the upper bound", "clamp(lower, upper) with lower <= upper");
+        error(e.span, n + " lower bound is above the upper bound", n + "(lower, upper) with lower <= upper");
         return;
       }
     } else if (e.kind == Expr::Kind::call && !e.args.empty()) {

@@ -26,12 +26,14 @@ void resolve_types(GemmKernel& k) {
   // Saying only A's type means B has the same one.
   if (k.b.is_auto) k.b.value = k.a.value;
   if (k.d.is_auto) k.d.value = is_fp8(k.a.value) ? DType::bf16 : k.a.value;
-  // C is read only when beta can be non-zero; then it has D's type.
-  if (k.c.is_auto) k.c.value = k.beta.value != 0.0 ? k.d.value : DType::void_;
+  // C is read only when beta can be non-zero or a custom step reads c; then it has D's type.
+  if (k.c.is_auto) k.c.value = k.beta.value != 0.0 || k.reads_source_in_steps() ? k.d.value : DType::void_;
   choose(k.acc, DType::f32);
   choose(k.math, f32_in ? MathPath::tf32 : MathPath::tensor_op);
   for (EpilogueStep& s : k.epilogue)
     if (s.kind == EpilogueStep::Kind::bias && s.bias_type == DType::void_) s.bias_type = k.d.value;
+  for (EpilogueExtra& x : k.extras)
+    if (x.type == DType::void_) x.type = x.kind == ExtraKind::scalar ? DType::f32 : k.d.value;
 }
 
 void resolve_alignment(GemmKernel& k) {

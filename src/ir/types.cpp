@@ -35,9 +35,33 @@ UCUTLASS_ENUM_TABLE(BiasKind, {BiasKind::col, "col"}, {BiasKind::row, "row"})
 UCUTLASS_ENUM_TABLE(Activation, {Activation::relu, "relu"}, {Activation::gelu, "gelu"},
                     {Activation::gelu_tanh, "gelu_tanh"}, {Activation::silu, "silu"},
                     {Activation::sigmoid, "sigmoid"}, {Activation::tanh, "tanh"},
-                    {Activation::leaky_relu, "leaky_relu"}, {Activation::clamp, "clamp"})
+                    {Activation::leaky_relu, "leaky_relu"}, {Activation::clamp, "clamp"},
+                    {Activation::hardswish, "hardswish"}, {Activation::hardsigmoid, "hardsigmoid"},
+                    {Activation::mish, "mish"}, {Activation::elu, "elu"}, {Activation::selu, "selu"},
+                    {Activation::softplus, "softplus"})
+UCUTLASS_ENUM_TABLE(ExtraKind, {ExtraKind::scalar, "scalar"}, {ExtraKind::row, "row"}, {ExtraKind::col, "col"},
+                    {ExtraKind::matrix, "aux"})
+UCUTLASS_ENUM_TABLE(EpiFn, {EpiFn::relu, "relu"}, {EpiFn::gelu, "gelu"}, {EpiFn::gelu_tanh, "gelu_tanh"},
+                    {EpiFn::silu, "silu"}, {EpiFn::sigmoid, "sigmoid"}, {EpiFn::tanh, "tanh"},
+                    {EpiFn::mish, "mish"}, {EpiFn::hardswish, "hardswish"}, {EpiFn::hardsigmoid, "hardsigmoid"},
+                    {EpiFn::elu, "elu"}, {EpiFn::selu, "selu"}, {EpiFn::softplus, "softplus"},
+                    {EpiFn::exp, "exp"}, {EpiFn::log, "log"}, {EpiFn::abs, "abs"}, {EpiFn::sqrt, "sqrt"},
+                    {EpiFn::rsqrt, "rsqrt"}, {EpiFn::erf, "erf"}, {EpiFn::min, "min"}, {EpiFn::max, "max"},
+                    {EpiFn::leaky_relu, "leaky_relu"}, {EpiFn::clamp, "clamp"})
 
 #undef UCUTLASS_ENUM_TABLE
+
+std::pair<int, int> epilogue_fn_arity(EpiFn f) {
+  switch (f) {
+    case EpiFn::elu: return {1, 2};        // elu(v) or elu(v, alpha)
+    case EpiFn::softplus: return {1, 2};   // softplus(v) or softplus(v, beta)
+    case EpiFn::min:
+    case EpiFn::max:
+    case EpiFn::leaky_relu: return {2, 2};
+    case EpiFn::clamp: return {3, 3};
+    default: return {1, 1};
+  }
+}
 
 int bits_of(DType t) {
   switch (t) {

@@ -50,7 +50,24 @@ enum class RasterOrder { heuristic, along_m, along_n };
 // output row (length M).
 enum class BiasKind { col, row };
 
-enum class Activation { relu, gelu, gelu_tanh, silu, sigmoid, tanh, leaky_relu, clamp };
+// Element-wise activations that are epilogue steps by name. The first eight
+// existed first; hardswish has a CUTLASS functor, the rest get our own.
+enum class Activation {
+  relu, gelu, gelu_tanh, silu, sigmoid, tanh, leaky_relu, clamp,
+  hardswish, hardsigmoid, mish, elu, selu, softplus,
+};
+
+// What an extra epilogue operand is: a runtime f32 scalar (device pointer), a
+// vector of one value per output row (length M) or per output column (length
+// N), or a full M x N matrix in C/D's layout (aux_load, residual, aux_store).
+enum class ExtraKind { scalar, row, col, matrix };
+
+// Functions of the epilogue expression language (custom steps); each has a
+// fixed arity range (epilogue_fn_arity).
+enum class EpiFn {
+  relu, gelu, gelu_tanh, silu, sigmoid, tanh, mish, hardswish, hardsigmoid, elu, selu, softplus,
+  exp, log, abs, sqrt, rsqrt, erf, min, max, leaky_relu, clamp,
+};
 
 template <class E>
 struct EnumNames {
@@ -77,6 +94,9 @@ std::vector<std::string> all_names() {
   for (const auto& [v, n] : EnumNames<E>::table()) out.emplace_back(n);
   return out;
 }
+
+// Smallest and largest argument counts of an expression function.
+std::pair<int, int> epilogue_fn_arity(EpiFn f);
 
 int bits_of(DType t);
 bool is_fp8(DType t);

@@ -119,9 +119,30 @@ class Validator {
   }
 
   void check_epilogue_common() {
-    for (const EpilogueStep& s : k_.epilogue)
+    for (size_t i = 0; i < k_.epilogue.size(); ++i) {
+      const EpilogueStep& s = k_.epilogue[i];
       if (s.kind == EpilogueStep::Kind::bias && s.bias_type != DType::void_ && is_fp8(s.bias_type))
         error(s.span, "an fp8 bias is not supported", "bias types f16, bf16, f32");
+      if (s.kind != EpilogueStep::Kind::expr) continue;
+      if (s.expr.uses(EpiExpr::Op::c) && !k_.has_source())
+        error(s.span, "the expression reads c but C is void", "with_types(c = ...) or leave c to auto");
+      if (i > 0 && !s.expr.uses(EpiExpr::Op::x))
+        error(s.span, "this custom step does not use x, so the steps before it would be lost",
+              "an expression of x, the value after the earlier steps");
+    }
+    for (const EpilogueExtra& x : k_.extras) {
+      if (is_fp8(x.type))
+        error(x.span, "epilogue operand '" + x.name + "' cannot be fp8 (" + tname(x.type) + ")",
+              "f16, bf16 or f32, e.g. " + std::string(name_of(x.kind)) + "(f32)");
+      if (x.kind != ExtraKind::matrix || is_fp8(x.type)) continue;
+      const Extent& contiguous = k_.layout_c.value == Layout::row ? k_.n : k_.m;
+      const int align = 128 / bits_of(x.type);
+      if (!contiguous.is_dynamic() && contiguous.value % align != 0)
+        error(x.span, "aux tensor '" + x.name + "' is read and written in 16-byte vectors, which " +
+                          std::string(k_.layout_c.value == Layout::row ? "N" : "M") + " = " +
+                          str(contiguous.value) + " " + tname(x.type) + " elements per row do not fill",
+              "a row length that is a multiple of " + str(align) + " elements");
+    }
   }
 
   // ---- SM90a -------------------------------------------------------------
@@ -367,15 +388,26 @@ class Validator {
       error(k_.scheduler.span, "sm80 stream-K does not take batched problems", "batch = 1, or persistent");
   }
 
+  // CUTLASS 2.x epilogues apply one element-wise functor to alpha * acc + beta * C;
+  // what needs operands beyond that (vectors, aux tensors, expressions) needs sm90a's visitor trees.
   void check_sm80_epilogue() {
-    int acts = 0;
+    int pointwise = 0;
     for (const EpilogueStep& s : k_.epilogue) {
       if (s.kind == EpilogueStep::Kind::bias) {
-        error(s.span, "a fused bias is not supported on sm80 in this version", "alpha, beta and one activation on sm80",
-              "with_arch(sm90a)");
-      } else if (++acts == 2) {
-        error(s.span, "sm80 fuses at most one activation", "one of " + join_names(all_names<Activation>()),
-              "with_arch(sm90a) for chains");
+        error(s.span, "a fused bias is not supported on sm80 in this version",
+              "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
+      } else if (s.kind == EpilogueStep::Kind::aux_store) {
+        error(s.span, "aux_store needs an epilogue visitor tree, which sm80 kernels do not have",
+              "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
+      } else if (s.kind == EpilogueStep::Kind::expr && s.label == "custom") {
+        error(s.span, "custom epilogue expressions need sm90a (an epilogue visitor tree)",
+              "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
+      } else if (s.kind == EpilogueStep::Kind::expr && s.expr.uses_extras()) {
+        error(s.span, "'" + s.label + "' reads a vector, scalar or tensor operand, which sm80 kernels do not fuse",
+              "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
+      } else if (++pointwise == 2) {
+        error(s.span, "sm80 fuses at most one element-wise step",
+              "one activation or one step with a constant, such as scale(2) or min(6)", "with_arch(sm90a) for chains");
       }
     }
   }
@@ -402,6 +434,8 @@ int epilogue_smem_bytes(const GemmKernel& k) {
   int bytes = 2 * epi_m * epi_n * bytes_of(k.d.value);
   if (k.has_source()) bytes += 4 * epi_m * epi_n * bytes_of(k.c.value);
   if (k.has_bias()) bytes += (k.tile.value.m + k.tile.value.n) * 4;
+  for (const EpilogueExtra& x : k.extras)
+    if (x.kind == ExtraKind::row || x.kind == ExtraKind::col) bytes += (k.tile.value.m + k.tile.value.n) * 4;
   return bytes + 1024;
 }
 

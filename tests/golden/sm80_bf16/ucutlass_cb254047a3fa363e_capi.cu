@@ -17,6 +17,9 @@ typedef struct ucutlass_gemm_params {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 } ucutlass_gemm_params;
 }
 
@@ -29,14 +32,17 @@ UCUTLASS_SAME_FIELD(bias); UCUTLASS_SAME_FIELD(m); UCUTLASS_SAME_FIELD(n); UCUTL
 UCUTLASS_SAME_FIELD(batch); UCUTLASS_SAME_FIELD(lda); UCUTLASS_SAME_FIELD(ldb); UCUTLASS_SAME_FIELD(ldc);
 UCUTLASS_SAME_FIELD(ldd); UCUTLASS_SAME_FIELD(batch_stride_a); UCUTLASS_SAME_FIELD(batch_stride_b);
 UCUTLASS_SAME_FIELD(batch_stride_c); UCUTLASS_SAME_FIELD(batch_stride_d); UCUTLASS_SAME_FIELD(alpha);
-UCUTLASS_SAME_FIELD(beta);
+UCUTLASS_SAME_FIELD(beta); UCUTLASS_SAME_FIELD(extra); UCUTLASS_SAME_FIELD(extra_ld);
+UCUTLASS_SAME_FIELD(extra_batch_stride);
 #undef UCUTLASS_SAME_FIELD
 
 namespace {
 
-ucutlass_cb254047a3fa363e::GemmParams to_params(const ucutlass_gemm_params* p) {
-  ucutlass_cb254047a3fa363e::GemmParams q;
-  std::memcpy(&q, p, sizeof q);
+// Kernels without extra operands read only the fields before `extra`, which is
+// all a caller built against the first version of this struct provides.
+ucutlass_cb254047a3fa363e::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+  ucutlass_cb254047a3fa363e::GemmParams q{};
+  std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;
 }
 
@@ -53,7 +59,7 @@ int report(ucutlass_cb254047a3fa363e::Status st, char* msg, size_t msg_len) {
 extern "C" int ucutlass_ampere_bf16_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "ampere_bf16: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_cb254047a3fa363e::ampere_bf16_run(to_params(p), static_cast<cudaStream_t>(stream), workspace,
+  return report(ucutlass_cb254047a3fa363e::ampere_bf16_run(to_params(p, false), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
                 msg, msg_len);
 }
@@ -63,9 +69,9 @@ extern "C" int ucutlass_ampere_bf16_run(const ucutlass_gemm_params* p, void* str
 }
 
 extern "C" size_t ucutlass_ampere_bf16_workspace_size(const ucutlass_gemm_params* p) {
-  return p == nullptr ? 0 : ucutlass_cb254047a3fa363e::ampere_bf16_workspace_size(to_params(p));
+  return p == nullptr ? 0 : ucutlass_cb254047a3fa363e::ampere_bf16_workspace_size(to_params(p, false));
 }
 
 extern "C" const char* ucutlass_ampere_bf16_signature(void) {
-  return "{\"kernel\":\"ampere_bf16\",\"hash\":\"cb254047a3fa363e\",\"arch\":\"sm80\",\"extents\":{\"M\":2048,\"N\":2048,\"K\":2048,\"batch\":1},\"types\":{\"a\":\"bf16\",\"b\":\"bf16\",\"c\":\"bf16\",\"d\":\"bf16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"col\",\"c\":\"row\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"col\",\"shape\":[\"K\",\"N\"]},{\"name\":\"c\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[{\"op\":\"gelu_tanh\"}],\"alpha\":1.0,\"beta\":0.0,\"symbols\":{\"run\":\"ucutlass_ampere_bf16_run\",\"run_with_workspace\":\"ucutlass_ampere_bf16_run_with_workspace\",\"workspace_size\":\"ucutlass_ampere_bf16_workspace_size\",\"signature\":\"ucutlass_ampere_bf16_signature\"}}";
+  return "{\"kernel\":\"ampere_bf16\",\"hash\":\"cb254047a3fa363e\",\"arch\":\"sm80\",\"extents\":{\"M\":2048,\"N\":2048,\"K\":2048,\"batch\":1},\"types\":{\"a\":\"bf16\",\"b\":\"bf16\",\"c\":\"bf16\",\"d\":\"bf16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"col\",\"c\":\"row\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"col\",\"shape\":[\"K\",\"N\"]},{\"name\":\"c\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[{\"op\":\"gelu_tanh\"}],\"extras\":[],\"alpha\":1.0,\"beta\":0.0,\"symbols\":{\"run\":\"ucutlass_ampere_bf16_run\",\"run_with_workspace\":\"ucutlass_ampere_bf16_run_with_workspace\",\"workspace_size\":\"ucutlass_ampere_bf16_workspace_size\",\"signature\":\"ucutlass_ampere_bf16_signature\"}}";
 }

@@ -45,6 +45,12 @@ struct GemmParams {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  // Extra epilogue operands (scalars, vectors, aux tensors read or written), in the
+  // order of the manifest's "extras"; ld and batch stride (elements, 0 = packed) for
+  // aux tensors only. Kernels without extras never read these fields.
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 };
 
 namespace detail {
@@ -108,6 +114,14 @@ inline Status check_operand(const char* kernel, int batch, Operand& o) {
 inline Status check_bias(const char* kernel, const void* bias) {
   if (bias == nullptr) return error(1, "%s: pointer bias is null", kernel);
   if (reinterpret_cast<std::uintptr_t>(bias) % 16 != 0) return error(1, "%s: pointer bias is not 16-byte aligned", kernel);
+  return Status{0, nullptr};
+}
+
+// A scalar or vector extra operand: non-null and aligned for the broadcast's loads.
+inline Status check_extra_pointer(const char* kernel, const char* name, const void* ptr, int bytes) {
+  if (ptr == nullptr) return error(1, "%s: pointer %s is null", kernel, name);
+  if (reinterpret_cast<std::uintptr_t>(ptr) % static_cast<std::uintptr_t>(bytes) != 0)
+    return error(1, "%s: pointer %s is not %d-byte aligned", kernel, name, bytes);
   return Status{0, nullptr};
 }
 

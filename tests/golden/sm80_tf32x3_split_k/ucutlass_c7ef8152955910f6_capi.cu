@@ -17,6 +17,9 @@ typedef struct ucutlass_gemm_params {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 } ucutlass_gemm_params;
 }
 
@@ -29,14 +32,17 @@ UCUTLASS_SAME_FIELD(bias); UCUTLASS_SAME_FIELD(m); UCUTLASS_SAME_FIELD(n); UCUTL
 UCUTLASS_SAME_FIELD(batch); UCUTLASS_SAME_FIELD(lda); UCUTLASS_SAME_FIELD(ldb); UCUTLASS_SAME_FIELD(ldc);
 UCUTLASS_SAME_FIELD(ldd); UCUTLASS_SAME_FIELD(batch_stride_a); UCUTLASS_SAME_FIELD(batch_stride_b);
 UCUTLASS_SAME_FIELD(batch_stride_c); UCUTLASS_SAME_FIELD(batch_stride_d); UCUTLASS_SAME_FIELD(alpha);
-UCUTLASS_SAME_FIELD(beta);
+UCUTLASS_SAME_FIELD(beta); UCUTLASS_SAME_FIELD(extra); UCUTLASS_SAME_FIELD(extra_ld);
+UCUTLASS_SAME_FIELD(extra_batch_stride);
 #undef UCUTLASS_SAME_FIELD
 
 namespace {
 
-ucutlass_c7ef8152955910f6::GemmParams to_params(const ucutlass_gemm_params* p) {
-  ucutlass_c7ef8152955910f6::GemmParams q;
-  std::memcpy(&q, p, sizeof q);
+// Kernels without extra operands read only the fields before `extra`, which is
+// all a caller built against the first version of this struct provides.
+ucutlass_c7ef8152955910f6::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+  ucutlass_c7ef8152955910f6::GemmParams q{};
+  std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;
 }
 
@@ -53,7 +59,7 @@ int report(ucutlass_c7ef8152955910f6::Status st, char* msg, size_t msg_len) {
 extern "C" int ucutlass_ampere_3xtf32_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "ampere_3xtf32: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_c7ef8152955910f6::ampere_3xtf32_run(to_params(p), static_cast<cudaStream_t>(stream), workspace,
+  return report(ucutlass_c7ef8152955910f6::ampere_3xtf32_run(to_params(p, false), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
                 msg, msg_len);
 }
@@ -63,9 +69,9 @@ extern "C" int ucutlass_ampere_3xtf32_run(const ucutlass_gemm_params* p, void* s
 }
 
 extern "C" size_t ucutlass_ampere_3xtf32_workspace_size(const ucutlass_gemm_params* p) {
-  return p == nullptr ? 0 : ucutlass_c7ef8152955910f6::ampere_3xtf32_workspace_size(to_params(p));
+  return p == nullptr ? 0 : ucutlass_c7ef8152955910f6::ampere_3xtf32_workspace_size(to_params(p, false));
 }
 
 extern "C" const char* ucutlass_ampere_3xtf32_signature(void) {
-  return "{\"kernel\":\"ampere_3xtf32\",\"hash\":\"c7ef8152955910f6\",\"arch\":\"sm80\",\"extents\":{\"M\":256,\"N\":256,\"K\":65536,\"batch\":1},\"types\":{\"a\":\"f32\",\"b\":\"f32\",\"c\":\"void\",\"d\":\"f32\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"row\",\"c\":\"row\"},\"alignment\":{\"a\":4,\"b\":4,\"c\":4},\"inputs\":[{\"name\":\"a\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"layout\":\"row\",\"shape\":[\"K\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[],\"alpha\":1.0,\"beta\":0.0,\"symbols\":{\"run\":\"ucutlass_ampere_3xtf32_run\",\"run_with_workspace\":\"ucutlass_ampere_3xtf32_run_with_workspace\",\"workspace_size\":\"ucutlass_ampere_3xtf32_workspace_size\",\"signature\":\"ucutlass_ampere_3xtf32_signature\"}}";
+  return "{\"kernel\":\"ampere_3xtf32\",\"hash\":\"c7ef8152955910f6\",\"arch\":\"sm80\",\"extents\":{\"M\":256,\"N\":256,\"K\":65536,\"batch\":1},\"types\":{\"a\":\"f32\",\"b\":\"f32\",\"c\":\"void\",\"d\":\"f32\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"row\",\"c\":\"row\"},\"alignment\":{\"a\":4,\"b\":4,\"c\":4},\"inputs\":[{\"name\":\"a\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"layout\":\"row\",\"shape\":[\"K\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[],\"extras\":[],\"alpha\":1.0,\"beta\":0.0,\"symbols\":{\"run\":\"ucutlass_ampere_3xtf32_run\",\"run_with_workspace\":\"ucutlass_ampere_3xtf32_run_with_workspace\",\"workspace_size\":\"ucutlass_ampere_3xtf32_workspace_size\",\"signature\":\"ucutlass_ampere_3xtf32_signature\"}}";
 }

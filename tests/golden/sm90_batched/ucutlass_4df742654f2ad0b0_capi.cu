@@ -17,6 +17,9 @@ typedef struct ucutlass_gemm_params {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 } ucutlass_gemm_params;
 }
 
@@ -29,14 +32,17 @@ UCUTLASS_SAME_FIELD(bias); UCUTLASS_SAME_FIELD(m); UCUTLASS_SAME_FIELD(n); UCUTL
 UCUTLASS_SAME_FIELD(batch); UCUTLASS_SAME_FIELD(lda); UCUTLASS_SAME_FIELD(ldb); UCUTLASS_SAME_FIELD(ldc);
 UCUTLASS_SAME_FIELD(ldd); UCUTLASS_SAME_FIELD(batch_stride_a); UCUTLASS_SAME_FIELD(batch_stride_b);
 UCUTLASS_SAME_FIELD(batch_stride_c); UCUTLASS_SAME_FIELD(batch_stride_d); UCUTLASS_SAME_FIELD(alpha);
-UCUTLASS_SAME_FIELD(beta);
+UCUTLASS_SAME_FIELD(beta); UCUTLASS_SAME_FIELD(extra); UCUTLASS_SAME_FIELD(extra_ld);
+UCUTLASS_SAME_FIELD(extra_batch_stride);
 #undef UCUTLASS_SAME_FIELD
 
 namespace {
 
-ucutlass_4df742654f2ad0b0::GemmParams to_params(const ucutlass_gemm_params* p) {
-  ucutlass_4df742654f2ad0b0::GemmParams q;
-  std::memcpy(&q, p, sizeof q);
+// Kernels without extra operands read only the fields before `extra`, which is
+// all a caller built against the first version of this struct provides.
+ucutlass_4df742654f2ad0b0::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+  ucutlass_4df742654f2ad0b0::GemmParams q{};
+  std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;
 }
 
@@ -53,7 +59,7 @@ int report(ucutlass_4df742654f2ad0b0::Status st, char* msg, size_t msg_len) {
 extern "C" int ucutlass_bmm_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "bmm: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_4df742654f2ad0b0::bmm_run(to_params(p), static_cast<cudaStream_t>(stream), workspace,
+  return report(ucutlass_4df742654f2ad0b0::bmm_run(to_params(p, false), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
                 msg, msg_len);
 }
@@ -63,17 +69,17 @@ extern "C" int ucutlass_bmm_run(const ucutlass_gemm_params* p, void* stream, cha
 }
 
 extern "C" size_t ucutlass_bmm_workspace_size(const ucutlass_gemm_params* p) {
-  return p == nullptr ? 0 : ucutlass_4df742654f2ad0b0::bmm_workspace_size(to_params(p));
+  return p == nullptr ? 0 : ucutlass_4df742654f2ad0b0::bmm_workspace_size(to_params(p, false));
 }
 
 extern "C" const char* ucutlass_bmm_signature(void) {
-  return "{\"kernel\":\"bmm\",\"hash\":\"4df742654f2ad0b0\",\"arch\":\"sm90a\",\"extents\":{\"M\":512,\"N\":512,\"K\":1024,\"batch\":16},\"types\":{\"a\":\"f16\",\"b\":\"f16\",\"c\":\"f16\",\"d\":\"f16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"row\",\"c\":\"col\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"batch\",\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"batch\",\"K\",\"N\"]},{\"name\":\"c\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"col\",\"shape\":[\"batch\",\"M\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"col\",\"shape\":[\"batch\",\"M\",\"N\"]},\"epilogue\":[],\"alpha\":0.5,\"beta\":1.0,\"symbols\":{\"run\":\"ucutlass_bmm_run\",\"run_with_workspace\":\"ucutlass_bmm_run_with_workspace\",\"workspace_size\":\"ucutlass_bmm_workspace_size\",\"signature\":\"ucutlass_bmm_signature\"}}";
+  return "{\"kernel\":\"bmm\",\"hash\":\"4df742654f2ad0b0\",\"arch\":\"sm90a\",\"extents\":{\"M\":512,\"N\":512,\"K\":1024,\"batch\":16},\"types\":{\"a\":\"f16\",\"b\":\"f16\",\"c\":\"f16\",\"d\":\"f16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"row\",\"c\":\"col\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"batch\",\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"batch\",\"K\",\"N\"]},{\"name\":\"c\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"col\",\"shape\":[\"batch\",\"M\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"col\",\"shape\":[\"batch\",\"M\",\"N\"]},\"epilogue\":[],\"extras\":[],\"alpha\":0.5,\"beta\":1.0,\"symbols\":{\"run\":\"ucutlass_bmm_run\",\"run_with_workspace\":\"ucutlass_bmm_run_with_workspace\",\"workspace_size\":\"ucutlass_bmm_workspace_size\",\"signature\":\"ucutlass_bmm_signature\"}}";
 }
 
 extern "C" int ucutlass_gemm_dynamic_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "gemm_dynamic: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_4df742654f2ad0b0::gemm_dynamic_run(to_params(p), static_cast<cudaStream_t>(stream), workspace,
+  return report(ucutlass_4df742654f2ad0b0::gemm_dynamic_run(to_params(p, false), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
                 msg, msg_len);
 }
@@ -83,9 +89,9 @@ extern "C" int ucutlass_gemm_dynamic_run(const ucutlass_gemm_params* p, void* st
 }
 
 extern "C" size_t ucutlass_gemm_dynamic_workspace_size(const ucutlass_gemm_params* p) {
-  return p == nullptr ? 0 : ucutlass_4df742654f2ad0b0::gemm_dynamic_workspace_size(to_params(p));
+  return p == nullptr ? 0 : ucutlass_4df742654f2ad0b0::gemm_dynamic_workspace_size(to_params(p, false));
 }
 
 extern "C" const char* ucutlass_gemm_dynamic_signature(void) {
-  return "{\"kernel\":\"gemm_dynamic\",\"hash\":\"4df742654f2ad0b0\",\"arch\":\"sm90a\",\"extents\":{\"M\":0,\"N\":0,\"K\":0,\"batch\":1},\"types\":{\"a\":\"f16\",\"b\":\"f16\",\"c\":\"void\",\"d\":\"f16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"col\",\"c\":\"row\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"col\",\"shape\":[\"K\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[],\"alpha\":1.0,\"beta\":0.0,\"symbols\":{\"run\":\"ucutlass_gemm_dynamic_run\",\"run_with_workspace\":\"ucutlass_gemm_dynamic_run_with_workspace\",\"workspace_size\":\"ucutlass_gemm_dynamic_workspace_size\",\"signature\":\"ucutlass_gemm_dynamic_signature\"}}";
+  return "{\"kernel\":\"gemm_dynamic\",\"hash\":\"4df742654f2ad0b0\",\"arch\":\"sm90a\",\"extents\":{\"M\":0,\"N\":0,\"K\":0,\"batch\":1},\"types\":{\"a\":\"f16\",\"b\":\"f16\",\"c\":\"void\",\"d\":\"f16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"col\",\"c\":\"row\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"col\",\"shape\":[\"K\",\"N\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"f16\",\"torch_dtype\":\"torch.float16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[],\"extras\":[],\"alpha\":1.0,\"beta\":0.0,\"symbols\":{\"run\":\"ucutlass_gemm_dynamic_run\",\"run_with_workspace\":\"ucutlass_gemm_dynamic_run_with_workspace\",\"workspace_size\":\"ucutlass_gemm_dynamic_workspace_size\",\"signature\":\"ucutlass_gemm_dynamic_signature\"}}";
 }

@@ -24,6 +24,9 @@ typedef struct ucutlass_gemm_params {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 } ucutlass_gemm_params;
 int ucutlass_gemm_bf16_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
     size_t workspace_bytes, char* msg, size_t msg_len);

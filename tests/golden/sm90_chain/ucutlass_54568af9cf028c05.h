@@ -48,6 +48,12 @@ struct GemmParams {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  // Extra epilogue operands (scalars, vectors, aux tensors read or written), in the
+  // order of the manifest's "extras"; ld and batch stride (elements, 0 = packed) for
+  // aux tensors only. Kernels without extras never read these fields.
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 };
 
 namespace detail {
@@ -111,6 +117,14 @@ inline Status check_operand(const char* kernel, int batch, Operand& o) {
 inline Status check_bias(const char* kernel, const void* bias) {
   if (bias == nullptr) return error(1, "%s: pointer bias is null", kernel);
   if (reinterpret_cast<std::uintptr_t>(bias) % 16 != 0) return error(1, "%s: pointer bias is not 16-byte aligned", kernel);
+  return Status{0, nullptr};
+}
+
+// A scalar or vector extra operand: non-null and aligned for the broadcast's loads.
+inline Status check_extra_pointer(const char* kernel, const char* name, const void* ptr, int bytes) {
+  if (ptr == nullptr) return error(1, "%s: pointer %s is null", kernel, name);
+  if (reinterpret_cast<std::uintptr_t>(ptr) % static_cast<std::uintptr_t>(bytes) != 0)
+    return error(1, "%s: pointer %s is not %d-byte aligned", kernel, name, bytes);
   return Status{0, nullptr};
 }
 
@@ -243,10 +257,10 @@ using EvtNode5 = cutlass::epilogue::fusion::Sm90EVT<
 using Fusion = EvtNode5;
 
 template <class FusionArguments>
-void set_fusion_arguments(FusionArguments& fusion, float alpha, float beta, const void* bias) {
-  fusion.op_0.op_0.op_0.op_0.op_0.scalars[0] = beta;
-  fusion.op_0.op_0.op_0.op_0.op_2.op_0.scalars[0] = alpha;
-  fusion.op_0.op_0.op_0.op_1.ptr_col = static_cast<ElementBias const*>(bias);
+void set_fusion_arguments(FusionArguments& fusion, const GemmParams& p) {
+  fusion.op_0.op_0.op_0.op_0.op_0.scalars[0] = p.beta;
+  fusion.op_0.op_0.op_0.op_0.op_2.op_0.scalars[0] = p.alpha;
+  fusion.op_0.op_0.op_0.op_1.ptr_col = static_cast<ElementBias const*>(p.bias);
 }
 
 using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
@@ -303,7 +317,7 @@ inline Status make_arguments(const GemmParams& p, typename Gemm::Arguments& args
   args.epilogue.dC = cute::make_stride(c.ld, cute::Int<1>{}, c.batch_stride);
   args.epilogue.ptr_D = static_cast<decltype(args.epilogue.ptr_D)>(p.d);
   args.epilogue.dD = cute::make_stride(d.ld, cute::Int<1>{}, d.batch_stride);
-  set_fusion_arguments(args.epilogue.thread, p.alpha, p.beta, p.bias);
+  set_fusion_arguments(args.epilogue.thread, p);
   args.hw_info.device_id = device;
   args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
   args.scheduler.raster_order = decltype(args.scheduler.raster_order)::Heuristic;

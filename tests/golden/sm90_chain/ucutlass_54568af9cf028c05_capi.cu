@@ -17,6 +17,9 @@ typedef struct ucutlass_gemm_params {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 } ucutlass_gemm_params;
 }
 
@@ -29,14 +32,17 @@ UCUTLASS_SAME_FIELD(bias); UCUTLASS_SAME_FIELD(m); UCUTLASS_SAME_FIELD(n); UCUTL
 UCUTLASS_SAME_FIELD(batch); UCUTLASS_SAME_FIELD(lda); UCUTLASS_SAME_FIELD(ldb); UCUTLASS_SAME_FIELD(ldc);
 UCUTLASS_SAME_FIELD(ldd); UCUTLASS_SAME_FIELD(batch_stride_a); UCUTLASS_SAME_FIELD(batch_stride_b);
 UCUTLASS_SAME_FIELD(batch_stride_c); UCUTLASS_SAME_FIELD(batch_stride_d); UCUTLASS_SAME_FIELD(alpha);
-UCUTLASS_SAME_FIELD(beta);
+UCUTLASS_SAME_FIELD(beta); UCUTLASS_SAME_FIELD(extra); UCUTLASS_SAME_FIELD(extra_ld);
+UCUTLASS_SAME_FIELD(extra_batch_stride);
 #undef UCUTLASS_SAME_FIELD
 
 namespace {
 
-ucutlass_54568af9cf028c05::GemmParams to_params(const ucutlass_gemm_params* p) {
-  ucutlass_54568af9cf028c05::GemmParams q;
-  std::memcpy(&q, p, sizeof q);
+// Kernels without extra operands read only the fields before `extra`, which is
+// all a caller built against the first version of this struct provides.
+ucutlass_54568af9cf028c05::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+  ucutlass_54568af9cf028c05::GemmParams q{};
+  std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;
 }
 
@@ -53,7 +59,7 @@ int report(ucutlass_54568af9cf028c05::Status st, char* msg, size_t msg_len) {
 extern "C" int ucutlass_chain_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "chain: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_54568af9cf028c05::chain_run(to_params(p), static_cast<cudaStream_t>(stream), workspace,
+  return report(ucutlass_54568af9cf028c05::chain_run(to_params(p, false), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
                 msg, msg_len);
 }
@@ -63,9 +69,9 @@ extern "C" int ucutlass_chain_run(const ucutlass_gemm_params* p, void* stream, c
 }
 
 extern "C" size_t ucutlass_chain_workspace_size(const ucutlass_gemm_params* p) {
-  return p == nullptr ? 0 : ucutlass_54568af9cf028c05::chain_workspace_size(to_params(p));
+  return p == nullptr ? 0 : ucutlass_54568af9cf028c05::chain_workspace_size(to_params(p, false));
 }
 
 extern "C" const char* ucutlass_chain_signature(void) {
-  return "{\"kernel\":\"chain\",\"hash\":\"54568af9cf028c05\",\"arch\":\"sm90a\",\"extents\":{\"M\":0,\"N\":4096,\"K\":4096,\"batch\":1},\"types\":{\"a\":\"bf16\",\"b\":\"bf16\",\"c\":\"bf16\",\"d\":\"bf16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"col\",\"c\":\"row\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"col\",\"shape\":[\"K\",\"N\"]},{\"name\":\"c\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},{\"name\":\"bias\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"shape\":[\"M\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[{\"op\":\"bias\",\"broadcast\":\"row\",\"length\":\"M\",\"dtype\":\"f32\"},{\"op\":\"relu\"},{\"op\":\"clamp\",\"lower\":-1.5,\"upper\":6.0},{\"op\":\"leaky_relu\",\"slope\":0.01}],\"alpha\":1.0,\"beta\":1.0,\"symbols\":{\"run\":\"ucutlass_chain_run\",\"run_with_workspace\":\"ucutlass_chain_run_with_workspace\",\"workspace_size\":\"ucutlass_chain_workspace_size\",\"signature\":\"ucutlass_chain_signature\"}}";
+  return "{\"kernel\":\"chain\",\"hash\":\"54568af9cf028c05\",\"arch\":\"sm90a\",\"extents\":{\"M\":0,\"N\":4096,\"K\":4096,\"batch\":1},\"types\":{\"a\":\"bf16\",\"b\":\"bf16\",\"c\":\"bf16\",\"d\":\"bf16\",\"acc\":\"f32\"},\"layouts\":{\"a\":\"row\",\"b\":\"col\",\"c\":\"row\"},\"alignment\":{\"a\":8,\"b\":8,\"c\":8},\"inputs\":[{\"name\":\"a\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"K\"]},{\"name\":\"b\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"col\",\"shape\":[\"K\",\"N\"]},{\"name\":\"c\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},{\"name\":\"bias\",\"dtype\":\"f32\",\"torch_dtype\":\"torch.float32\",\"shape\":[\"M\"]}],\"output\":{\"name\":\"d\",\"dtype\":\"bf16\",\"torch_dtype\":\"torch.bfloat16\",\"layout\":\"row\",\"shape\":[\"M\",\"N\"]},\"epilogue\":[{\"op\":\"bias\",\"broadcast\":\"row\",\"length\":\"M\",\"dtype\":\"f32\"},{\"op\":\"relu\"},{\"op\":\"clamp\",\"lower\":-1.5,\"upper\":6.0},{\"op\":\"leaky_relu\",\"slope\":0.01}],\"extras\":[],\"alpha\":1.0,\"beta\":1.0,\"symbols\":{\"run\":\"ucutlass_chain_run\",\"run_with_workspace\":\"ucutlass_chain_run_with_workspace\",\"workspace_size\":\"ucutlass_chain_workspace_size\",\"signature\":\"ucutlass_chain_signature\"}}";
 }

@@ -48,6 +48,12 @@ struct GemmParams {
   long long lda, ldb, ldc, ldd;
   long long batch_stride_a, batch_stride_b, batch_stride_c, batch_stride_d;
   float alpha, beta;
+  // Extra epilogue operands (scalars, vectors, aux tensors read or written), in the
+  // order of the manifest's "extras"; ld and batch stride (elements, 0 = packed) for
+  // aux tensors only. Kernels without extras never read these fields.
+  void* extra[8];
+  long long extra_ld[8];
+  long long extra_batch_stride[8];
 };
 
 namespace detail {
@@ -114,6 +120,14 @@ inline Status check_bias(const char* kernel, const void* bias) {
   return Status{0, nullptr};
 }
 
+// A scalar or vector extra operand: non-null and aligned for the broadcast's loads.
+inline Status check_extra_pointer(const char* kernel, const char* name, const void* ptr, int bytes) {
+  if (ptr == nullptr) return error(1, "%s: pointer %s is null", kernel, name);
+  if (reinterpret_cast<std::uintptr_t>(ptr) % static_cast<std::uintptr_t>(bytes) != 0)
+    return error(1, "%s: pointer %s is not %d-byte aligned", kernel, name, bytes);
+  return Status{0, nullptr};
+}
+
 template <class Gemm>
 size_t workspace_size(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const GemmParams& p) {
   typename Gemm::Arguments args{};
@@ -177,9 +191,8 @@ using ClusterShape = cute::Shape<cute::Int<1>, cute::Int<2>, cute::Int<1>>;
 using Fusion = cutlass::epilogue::fusion::LinearCombination<ElementD, ElementCompute, ElementC, ElementCompute>;
 
 template <class FusionArguments>
-void set_fusion_arguments(FusionArguments& fusion, float alpha, float beta, const void*) {
-  fusion.alpha = alpha;
-  (void)beta;
+void set_fusion_arguments(FusionArguments& fusion, const GemmParams& p) {
+  fusion.alpha = p.alpha;
 }
 
 using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
@@ -233,7 +246,7 @@ inline Status make_arguments(const GemmParams& p, typename Gemm::Arguments& args
   args.epilogue.dC = cute::make_stride(d.ld, cute::Int<1>{}, d.batch_stride);
   args.epilogue.ptr_D = static_cast<decltype(args.epilogue.ptr_D)>(p.d);
   args.epilogue.dD = cute::make_stride(d.ld, cute::Int<1>{}, d.batch_stride);
-  set_fusion_arguments(args.epilogue.thread, p.alpha, p.beta, p.bias);
+  set_fusion_arguments(args.epilogue.thread, p);
   args.hw_info.device_id = device;
   args.hw_info.sm_count = cutlass::KernelHardwareInfo::query_device_multiprocessor_count(device);
   args.scheduler.raster_order = decltype(args.scheduler.raster_order)::Heuristic;
