@@ -19,6 +19,7 @@
 #include "graph/graph_reader.h"
 #include "graph/problem_trace.h"
 #include "map/gemm_match.h"
+#include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "search/config_space.h"
 #include "sol/profile_selection.h"
@@ -271,12 +272,15 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   for (const Problem& p : problems) solved += p.skipped.empty();
   nlohmann::json summary = {{"problems", problems.size()}, {"solutions_written", solved}, {"store", store_path},
                             {"out", out.string()}, {"skipped_steps", skipped_steps}};
+  const report::SuiteSummary suite = report::summarize(report::outcomes_from_store(*store));
+  summary["suite"] = report::summary_json(suite);
   if (g.json) {
     std::cout << summary.dump(2) << "\n";
   } else {
     std::cout << problems.size() << " problem(s), " << solved << " solution(s) written under " << out.string() << "; store "
               << store_path << "\n";
     for (const std::string& s : skipped_steps) std::cout << "skipped " << s << "\n";
+    std::cout << report::summary_text(suite);
   }
   return kExitOk;
 }

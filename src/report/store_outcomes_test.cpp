@@ -1,0 +1,48 @@
+// Store rows -> outcomes: skipped problems kept, baselines filled from attempts.
+#include "report/store_outcomes.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+namespace ucutlass::report {
+namespace {
+
+TEST(StoreOutcomes, KeepsSkippedProblemsAndAttemptOrder) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("ucutlass_outcomes_" + std::to_string(::getpid()) + ".sqlite");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  std::string err;
+  auto s = store::RunStore::open(path, &err);
+  ASSERT_TRUE(s) << err;
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 0, 0, "open"}));
+  ASSERT_TRUE(s->upsert_problem({"conv", "conv.py", 0, 0, 0, "skipped:no GEMM"}));
+  store::AttemptRow r1, r2;
+  r1.problem = r2.problem = "a";
+  r1.hash = "h1";
+  r1.verdict = "incorrect";
+  r1.time_ms = 3;  // a time without an ok verdict is not a solution
+  r2.hash = "h2";
+  r2.verdict = "ok";
+  r2.time_ms = 1;
+  r2.eager_ms = 2;
+  r2.compile_ms = 1.5;
+  ASSERT_TRUE(s->record_attempt(r1));
+  ASSERT_TRUE(s->record_attempt(r2));
+  const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
+  ASSERT_EQ(o.size(), 2u);
+  const ProblemOutcome& a = o[0].name == "a" ? o[0] : o[1];
+  EXPECT_EQ(a.attempts, (std::vector<std::optional<double>>{std::nullopt, 1.0}));
+  EXPECT_EQ(a.eager_ms, 2);
+  EXPECT_EQ(a.compile_ms, 1.5);
+  const SuiteSummary sum = summarize(o);
+  EXPECT_EQ(sum.problems, 2);
+  EXPECT_DOUBLE_EQ(sum.eager.fast_p[5], 0);    // 2x is not > 2
+  EXPECT_DOUBLE_EQ(sum.eager.fast_p[3], 0.5);  // 1 of 2 problems beats eager
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace ucutlass::report

@@ -1,0 +1,174 @@
+#include "report/suite_summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+#include <sstream>
+
+namespace ucutlass::report {
+
+std::optional<double> ProblemOutcome::best_ms(size_t first_n) const {
+  std::optional<double> best;
+  for (size_t i = 0; i < attempts.size() && i < first_n; ++i)
+    if (attempts[i] && *attempts[i] > 0 && (!best || *attempts[i] < *best)) best = attempts[i];
+  return best;
+}
+
+double speedup(double baseline_ms, std::optional<double> best_ms) {
+  return baseline_ms > 0 && best_ms && *best_ms > 0 ? baseline_ms / *best_ms : 0;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+double geomean(const std::vector<double>& v) {
+  if (v.empty()) return 0;
+  double log_sum = 0;
+  for (double x : v) log_sum += std::log(x);
+  return std::exp(log_sum / v.size());
+}
+
+namespace {
+
+// fast_p over all problems: verified and speedup > p; a problem without a
+// verified solution (or without this baseline) has speedup 0 and never counts.
+double fast_p(const std::vector<double>& speedups, size_t problems, double p) {
+  if (problems == 0) return 0;
+  size_t n = 0;
+  for (double s : speedups) n += s > 0 && s > p;
+  return static_cast<double>(n) / problems;
+}
+
+SpeedupStats stats_against(const std::vector<ProblemOutcome>& outcomes, double ProblemOutcome::*baseline) {
+  SpeedupStats st;
+  std::vector<double> speedups;
+  for (const ProblemOutcome& o : outcomes) {
+    const double s = speedup(o.*baseline, o.best_ms());
+    if (s <= 0) continue;
+    speedups.push_back(s);
+    st.wins += s > 1;
+  }
+  st.counted = static_cast<int>(speedups.size());
+  st.geomean = geomean(speedups);
+  st.median = median(speedups);
+  for (size_t i = 0; i < kFastPCount; ++i) st.fast_p[i] = fast_p(speedups, outcomes.size(), kFastP[i]);
+  return st;
+}
+
+}  // namespace
+
+std::vector<double> attempt_fast_p(const std::vector<ProblemOutcome>& outcomes, double p) {
+  size_t most = 0;
+  for (const ProblemOutcome& o : outcomes) most = std::max(most, o.attempts.size());
+  std::vector<double> curve;
+  for (size_t n = 1; n <= most; ++n) {
+    std::vector<double> speedups;
+    for (const ProblemOutcome& o : outcomes) speedups.push_back(speedup(o.eager_ms, o.best_ms(n)));
+    curve.push_back(fast_p(speedups, outcomes.size(), p));
+  }
+  return curve;
+}
+
+SuiteSummary summarize(const std::vector<ProblemOutcome>& outcomes) {
+  SuiteSummary s;
+  s.problems = static_cast<int>(outcomes.size());
+  std::vector<double> sol_fractions;
+  for (const ProblemOutcome& o : outcomes) {
+    s.attempts += static_cast<int>(o.attempts.size());
+    const std::optional<double> best = o.best_ms();
+    if (!best) continue;
+    ++s.verified;
+    if (o.sol_ms > 0) {
+      sol_fractions.push_back(o.sol_ms / *best);
+      s.sol_violations += *best < o.sol_ms;
+    }
+  }
+  s.eager = stats_against(outcomes, &ProblemOutcome::eager_ms);
+  s.compile = stats_against(outcomes, &ProblemOutcome::compile_ms);
+  s.sol_counted = static_cast<int>(sol_fractions.size());
+  s.sol_fraction_median = median(sol_fractions);
+  s.attempt_fast2 = attempt_fast_p(outcomes, 2);
+  return s;
+}
+
+namespace {
+
+std::string speedup_line(const char* against, const SpeedupStats& st) {
+  char line[256];
+  if (st.counted == 0) {
+    std::snprintf(line, sizeof line, "speedup vs %-14s no verified solution with this baseline measured\n", against);
+  } else {
+    std::snprintf(line, sizeof line, "speedup vs %-14s geomean %.3fx  median %.3fx  over %d verified; wins (> 1x) %d\n", against,
+                  st.geomean, st.median, st.counted, st.wins);
+  }
+  return line;
+}
+
+std::string fast_p_line(const char* against, const SpeedupStats& st) {
+  std::ostringstream o;
+  char cell[64];
+  std::snprintf(cell, sizeof cell, "fast_p vs %-15s", against);
+  o << cell;
+  for (size_t i = 0; i < kFastPCount; ++i) {
+    std::snprintf(cell, sizeof cell, "  p=%-3g %5.1f %%", kFastP[i], st.fast_p[i] * 100);
+    o << cell;
+  }
+  return o.str() + "\n";
+}
+
+}  // namespace
+
+std::string summary_text(const SuiteSummary& s) {
+  std::ostringstream o;
+  char line[256];
+  std::snprintf(line, sizeof line, "suite: %d problem(s), %d with a verified solution, %d attempt(s) (%.1f per problem)\n",
+                s.problems, s.verified, s.attempts, s.problems ? static_cast<double>(s.attempts) / s.problems : 0.0);
+  o << line;
+  o << speedup_line("eager", s.eager) << speedup_line("torch.compile", s.compile);
+  o << fast_p_line("eager", s.eager) << fast_p_line("torch.compile", s.compile);
+  if (s.sol_counted > 0) {
+    std::snprintf(line, sizeof line, "SOL fraction t_SOL/t_best: median %.3f over %d; %d faster than the bound (violations)\n",
+                  s.sol_fraction_median, s.sol_counted, s.sol_violations);
+    o << line;
+  }
+  if (!s.attempt_fast2.empty()) {
+    o << "Attempt-Fast-p(2) vs eager:";
+    const size_t most = s.attempt_fast2.size();
+    std::set<size_t> points = {most};
+    for (size_t n : {1, 2, 5, 10, 20, 40})
+      if (n < most) points.insert(n);
+    for (size_t n : points) {
+      std::snprintf(line, sizeof line, "  %.1f %% @%zu", s.attempt_fast2[n - 1] * 100, n);
+      o << line;
+    }
+    o << "\n";
+  }
+  o << "(fast_p counts every problem, unsolved as speedup 0; geomean and median over verified problems only)\n";
+  return o.str();
+}
+
+nlohmann::json summary_json(const SuiteSummary& s) {
+  auto stats = [](const SpeedupStats& st) {
+    nlohmann::json fp = nlohmann::json::object();
+    for (size_t i = 0; i < kFastPCount; ++i) {
+      char key[16];
+      std::snprintf(key, sizeof key, "%g", kFastP[i]);
+      fp[key] = st.fast_p[i];
+    }
+    return nlohmann::json{{"counted", st.counted}, {"geomean", st.geomean}, {"median", st.median}, {"wins", st.wins}, {"fast_p", fp}};
+  };
+  return {{"problems", s.problems},
+          {"verified", s.verified},
+          {"attempts", s.attempts},
+          {"speedup_eager", stats(s.eager)},
+          {"speedup_compile", stats(s.compile)},
+          {"sol_fraction", {{"counted", s.sol_counted}, {"median", s.sol_fraction_median}, {"violations", s.sol_violations}}},
+          {"attempt_fast_2", s.attempt_fast2}};
+}
+
+}  // namespace ucutlass::report

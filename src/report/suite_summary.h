@@ -1,0 +1,75 @@
+#pragma once
+// The suite summary of a campaign: the paper's and KernelBench's metrics
+// (shared/facts/paper.md, shared/facts/kernelbench.md) over the problems of
+// one run, computed in one place for `ucutlass optimize DIR` and
+// `ucutlass replay STORE`.
+//
+// Conventions (KernelBench's):
+//   speedup   = baseline time / best verified time (eager, or torch.compile);
+//   fast_p    = fraction of ALL problems that have a verified solution AND a
+//               speedup > p (strictly), for p in {0, 0.5, 0.8, 1, 1.5, 2};
+//               fast_0 is the correctness rate;
+//   geomean / median speedup are over the problems with a verified solution
+//               and a measured baseline only (unsolved ones are excluded, not
+//               counted as 1 or 0);
+//   a win is a speedup > 1: no solution slower than the baseline is a win;
+//   SOL fraction = t_SOL / t_best (1 = at the fused bound; > 1 = faster than
+//               the bound, a violation to explain).
+// Attempt-Fast-p(2) is fast_2 using only each problem's first n attempts.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ucutlass::report {
+
+struct ProblemOutcome {
+  std::string name;
+  double sol_ms = 0;      // 0 = unknown
+  double eager_ms = 0;    // 0 = not measured
+  double compile_ms = 0;  // torch.compile; 0 = not measured
+  // Every attempt in the order it was made; a value only for a verified
+  // (correct) result, its time in ms.
+  std::vector<std::optional<double>> attempts;
+
+  std::optional<double> best_ms(size_t first_n = SIZE_MAX) const;
+};
+
+inline constexpr double kFastP[] = {0, 0.5, 0.8, 1, 1.5, 2};
+inline constexpr size_t kFastPCount = sizeof kFastP / sizeof kFastP[0];
+
+// Speedups of the verified problems against one baseline.
+struct SpeedupStats {
+  int counted = 0;  // verified problems with this baseline measured
+  double geomean = 0, median = 0;  // 0 when counted == 0
+  int wins = 0;                    // speedup > 1
+  double fast_p[kFastPCount] = {};  // over ALL problems
+};
+
+struct SuiteSummary {
+  int problems = 0;
+  int verified = 0;  // problems with at least one verified attempt
+  int attempts = 0;
+  SpeedupStats eager, compile;
+  int sol_counted = 0;
+  double sol_fraction_median = 0;  // of t_SOL / t_best
+  int sol_violations = 0;          // t_best < t_SOL
+  // attempt_fast2[n-1]: fast_2 vs eager with each problem's first n attempts,
+  // n = 1 .. the most attempts any problem used.
+  std::vector<double> attempt_fast2;
+};
+
+double speedup(double baseline_ms, std::optional<double> best_ms);  // 0 when either is missing
+double median(std::vector<double> v);                               // 0 for none
+double geomean(const std::vector<double>& v);                       // 0 for none
+
+// fast_p against eager with the first n attempts of each problem, n = 1..max.
+std::vector<double> attempt_fast_p(const std::vector<ProblemOutcome>& outcomes, double p);
+
+SuiteSummary summarize(const std::vector<ProblemOutcome>& outcomes);
+
+std::string summary_text(const SuiteSummary& s);
+nlohmann::json summary_json(const SuiteSummary& s);
+
+}  // namespace ucutlass::report
