@@ -53,6 +53,7 @@ GROUPS = {
 }
 TYPES = ["bf16", "f16", "f32"]
 EXTENT = {"M": 256, "N": 384, "K": 512, "batch": 2}
+DEVICE = "cuda"
 
 
 def program(group, dtype):
@@ -100,7 +101,7 @@ def evaluate(expr, env, fns, torch):
     if isinstance(expr, str):
         return env[expr]
     if isinstance(expr, (int, float)):
-        return torch.tensor(float(expr), dtype=torch.float64, device="cuda")
+        return torch.tensor(float(expr), dtype=torch.float64, device=DEVICE)
     if isinstance(expr, dict):
         return env["extras"][expr["extra"]]
     args = [evaluate(a, env, fns, torch) for a in expr[1:]]
@@ -113,10 +114,10 @@ def check_kernel(lib, sig, torch, fns):
     DT = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
     B = sig["extents"]["batch"]
     M, N, K = (sig["extents"][s] or EXTENT[s] for s in ("M", "N", "K"))
-    gen = torch.Generator(device="cuda").manual_seed(1234)
+    gen = torch.Generator(device=DEVICE).manual_seed(1234)
 
     def rand(shape, dtype, scale=1.0):
-        t = (torch.rand(shape, generator=gen, device="cuda", dtype=torch.float64) * 2 - 1) * scale
+        t = (torch.rand(shape, generator=gen, device=DEVICE, dtype=torch.float64) * 2 - 1) * scale
         return t.to(DT[dtype])
 
     def matrix(dtype, layout, rows, cols, scale=1.0):
@@ -150,7 +151,7 @@ def check_kernel(lib, sig, torch, fns):
     keep, extras, outputs = [a, b, c, d, bias], [], {}
     for e in sig["extras"]:
         if e["kind"] == "scalar":
-            t = torch.tensor([0.75], device="cuda", dtype=torch.float32)
+            t = torch.tensor([0.75], device=DEVICE, dtype=torch.float32)
             value = t.double()[0]
         elif e["kind"] in ("row", "col"):
             t = rand((M if e["kind"] == "row" else N,), e["dtype"]) + 1.5  # away from 0: div(col)
@@ -193,7 +194,7 @@ def check_kernel(lib, sig, torch, fns):
     errors = {"d": error(d, x)}
     for index, t in outputs.items():
         errors[sig["extras"][index]["name"]] = error(t, expected[index])
-    threshold = max(THRESHOLDS[out["dtype"]], *(THRESHOLDS[sig["extras"][i]["dtype"]] for i in outputs))
+    threshold = max([THRESHOLDS[out["dtype"]]] + [THRESHOLDS[sig["extras"][i]["dtype"]] for i in outputs])
     result.update(errors=errors, threshold=threshold,
                   **{"pass": all(v <= threshold for v in errors.values()) and not math.isnan(max(errors.values()))})
     return result
