@@ -4,6 +4,7 @@
 // GPU machine, attempts evaluated by the harness under the budget scheduler,
 // every attempt recorded in the campaign's run store (resumable). Without a
 // GPU it stops before the GPU step and says so. docs/optimize.md.
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -22,6 +23,7 @@
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "search/config_space.h"
+#include "search/refine.h"
 #include "sol/profile_selection.h"
 #include "sol/sol_report.h"
 #include "solution/modelnew_writer.h"
@@ -44,6 +46,7 @@ struct OptimizeArgs {
   int suite_budget = 0;
   double epsilon = 2.5;
   int window = 12;
+  double wall_budget_s = 0;  // 0 = no cap on the GPU step's wall time
   bool no_gpu = false;
   bool no_compile = false;
   int jobs = 2;
@@ -66,7 +69,7 @@ struct Problem {
   double sol_ms = 0;
   map::MatchReport matches;
   std::vector<std::vector<search::Candidate>> candidates;  // per gemm, ranked
-  size_t next = 0;  // next candidate rank to try (the same rank for every gemm)
+  std::vector<std::vector<search::Measured>> measured;  // per gemm, every attempt's index and time
   std::string skipped;
   fs::path dir;
 };
@@ -84,18 +87,33 @@ std::vector<std::string> problem_files(const std::string& target) {
   return files;
 }
 
-// The configs of candidate rank `r` (each gemm's r-th legal candidate, or its last).
-std::vector<map::KernelConfig> configs_at(const Problem& p, size_t r, bool honest_only) {
+// Each gemm's best-ranked candidate that is not speculative (or its last):
+// the solution written before any GPU measurement.
+std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
   std::vector<map::KernelConfig> out;
   for (const auto& list : p.candidates) {
-    size_t i = 0, seen = 0;
-    for (; i < list.size(); ++i) {
-      if (honest_only && list[i].speculative) continue;
-      if (seen++ == r) break;
-    }
-    out.push_back(list[std::min(i, list.size() - 1)].config);
+    size_t i = 0;
+    while (i + 1 < list.size() && list[i].speculative) ++i;
+    out.push_back(list[i].config);
   }
   return out;
+}
+
+// The next attempt's candidate per gemm (search/refine.h), or nothing when
+// every gemm's list is spent; a spent gemm keeps its best measured candidate.
+std::optional<std::vector<size_t>> next_attempt(const Problem& p) {
+  std::vector<size_t> pick;
+  bool any = false;
+  for (size_t g = 0; g < p.candidates.size(); ++g) {
+    const std::vector<size_t> next = search::next_candidates(p.candidates[g], p.measured[g], 1);
+    any |= !next.empty();
+    pick.push_back(next.empty() ? search::best_measured(p.measured[g]).value_or(0) : next[0]);
+  }
+  return any ? std::optional(pick) : std::nullopt;
+}
+
+void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms) {
+  for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms});
 }
 
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
@@ -168,11 +186,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       for (const map::GemmMatch& m : p.matches.gemms) p.candidates.push_back(search::legal_candidates(m, *tol, gpu.profile));
       for (const auto& c : p.candidates)
         if (c.empty()) p.skipped = "no legal configuration";
+      p.measured.resize(p.candidates.size());
     }
     if (p.skipped.empty()) {
       const std::string problem_source = file.ends_with(".json") ? read_text(p.graph.problem_file) : read_text(file);
       solution::SolutionFiles s =
-          solution::make_solution(problem_source, p.graph, p.matches.gemms, configs_at(p, 0, true), tc.cutlass_dir);
+          solution::make_solution(problem_source, p.graph, p.matches.gemms, best_honest_configs(p), tc.cutlass_dir);
       if (!s.error.empty()) {
         p.skipped = "solution writer: " + s.error;
       } else {
@@ -215,17 +234,30 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       }
     }
     int used = 0;
+    const auto gpu_start = std::chrono::steady_clock::now();
     for (int i; (i = sched::pick_next(states, policy, used)) >= 0;) {
       Problem& p = problems[i];
-      size_t max_rank = 0;
-      for (const auto& c : p.candidates) max_rank = std::max(max_rank, c.size());
-      if (p.next >= max_rank) {
+      if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
+        skipped_steps.push_back("further attempts: --wall-budget spent");
+        break;
+      }
+      const std::optional<std::vector<size_t>> pick = next_attempt(p);
+      if (!pick) {
         states[i].exhausted = true;
         continue;
       }
-      std::vector<map::KernelConfig> configs = configs_at(p, p.next++, false);
+      std::vector<map::KernelConfig> configs;
+      for (size_t g = 0; g < pick->size(); ++g) configs.push_back(p.candidates[g][(*pick)[g]].config);
       solution::SolutionFiles s = solution::make_solution(read_text(p.file), p.graph, p.matches.gemms, configs, tc.cutlass_dir);
-      if (!s.error.empty() || store->has_attempt(p.name, s.hash)) continue;  // recorded by an earlier run: never repeated
+      if (!s.error.empty()) {
+        record_measured(p, *pick, std::nullopt);
+        continue;
+      }
+      if (store->has_attempt(p.name, s.hash)) {  // recorded by an earlier run: never repeated, but it steers refinement
+        for (const store::AttemptRow& r : store->attempts(p.name))
+          if (r.hash == s.hash) record_measured(p, *pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt);
+        continue;
+      }
       const fs::path sol_file = p.dir / ("attempt_" + s.hash + ".py");
       write_text(sol_file, s.modelnew);
       ProcessOptions po;
@@ -254,6 +286,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       row.wall_s = r.wall_ms / 1e3;
       store->record_attempt(row);
       ++used;
+      record_measured(p, *pick, row.verdict == "ok" && row.time_ms > 0 ? std::optional(row.time_ms) : std::nullopt);
       if (row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
       sched::record_attempt(states[i], row.verdict == "ok" && row.time_ms > 0 ? std::optional<double>(row.time_ms) : std::nullopt);
       std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")\n";
@@ -299,6 +332,7 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_option("--suite-budget", a->suite_budget, "Attempts across the suite (default: no cap)");
                    app.add_option("--epsilon", a->epsilon, "Stop at t_best <= (1+epsilon) t_SOL once PyTorch is beaten (default 2.5)");
                    app.add_option("--window", a->window, "Stop after this many attempts without improvement (default 12)");
+                   app.add_option("--wall-budget", a->wall_budget_s, "Seconds of GPU-step wall time before no new attempt starts (default: no cap)");
                    app.add_flag("--no-gpu", a->no_gpu, "Stop before the GPU step");
                    app.add_flag("--no-compile", a->no_compile, "Do not run nvcc on the best-ranked program");
                    app.add_option("-j,--jobs", a->jobs, "Parallel nvcc builds");

@@ -1,0 +1,67 @@
+// The attempt loop's refinement policy on a hand-built ranked list.
+#include "search/refine.h"
+
+#include <gtest/gtest.h>
+
+namespace ucutlass::search {
+namespace {
+
+using std::nullopt;
+
+Candidate make(int tm, int tn, int cm, ir::KernelSchedule schedule) {
+  Candidate c;
+  c.config.tile = {tm, tn, 64};
+  c.config.cluster = {cm, 1, 1};
+  c.config.schedule = schedule;
+  return c;
+}
+
+// Knob differences from #0: #1 cluster, #2 tile, #3 schedule, #4 tile and
+// cluster (two: not a neighbour of #0, but one of #1), #5 tile.
+// Families (math, tile, scheduler): #0 #1 #3 share one.
+std::vector<Candidate> ranked() {
+  const auto coop = ir::KernelSchedule::cooperative, ping = ir::KernelSchedule::pingpong;
+  return {make(128, 128, 1, coop), make(128, 128, 2, coop), make(128, 256, 1, coop),
+          make(128, 128, 1, ping), make(256, 128, 2, coop), make(64, 64, 1, coop)};
+}
+
+TEST(Refine, Table) {
+  const std::vector<Candidate> r = ranked();
+  struct Row {
+    const char* what;
+    std::vector<Measured> measured;
+    size_t k;
+    std::vector<size_t> want;
+  };
+  const Row rows[] = {
+      {"first batch: one per family, then rank order", {}, 3, {0, 2, 1}},
+      {"first batch partly measured", {{0, 1.0}}, 3, {2, 1, 3}},
+      {"neighbours of the best (#0) interleaved with the ranked rest", {{0, 1.0}, {2, 2.0}}, 4, {1, 4, 3, 5}},
+      {"a neighbour became the best: walk around #1", {{0, 1.0}, {2, 2.0}, {1, 0.5}}, 9, {4, 3, 5}},
+      {"nothing correct: the ranked list in order", {{0, nullopt}, {2, nullopt}}, 9, {1, 3, 4, 5}},
+      {"k bounds the answer", {{0, 1.0}, {2, 2.0}}, 1, {1}},
+      {"everything measured", {{0, 1.0}, {1, 1.0}, {2, 1.0}, {3, 1.0}, {4, 1.0}, {5, 1.0}}, 9, {}},
+  };
+  for (const Row& row : rows) EXPECT_EQ(next_candidates(r, row.measured, row.k, 2), row.want) << row.what;
+}
+
+TEST(Refine, BestMeasured) {
+  EXPECT_EQ(best_measured({}), nullopt);
+  EXPECT_EQ(best_measured({{3, nullopt}}), nullopt);
+  EXPECT_EQ(best_measured({{3, 2.0}, {1, nullopt}, {4, 1.5}, {0, 1.7}}), 4u);
+}
+
+TEST(Refine, NeverProposesAMeasuredCandidateTwice) {
+  const std::vector<Candidate> r = ranked();
+  std::vector<Measured> measured;
+  for (int step = 0; step < 10; ++step) {
+    const std::vector<size_t> next = next_candidates(r, measured, 1, 2);
+    if (next.empty()) break;
+    for (const Measured& m : measured) EXPECT_NE(m.index, next[0]);
+    measured.push_back({next[0], 1.0 + next[0]});
+  }
+  EXPECT_EQ(measured.size(), r.size());
+}
+
+}  // namespace
+}  // namespace ucutlass::search
