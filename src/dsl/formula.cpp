@@ -10,6 +10,9 @@ namespace ucutlass::dsl {
 namespace {
 
 constexpr int kMaxDepth = 32;
+// Operators chain without nesting ("x + x + ... + x" is a left-deep tree), so
+// the size is bounded too: every later pass recurses over the tree.
+constexpr int kMaxNodes = 256;
 
 class FormulaParser {
  public:
@@ -53,6 +56,13 @@ class FormulaParser {
     return pos_ < text_.size() && text_[pos_] == c;
   }
 
+  // Counts a node; false (with one error) past kMaxNodes.
+  bool count_node() {
+    if (++nodes_ <= kMaxNodes) return true;
+    fail(pos_ > 0 ? pos_ - 1 : 0, pos_, "the expression has more than " + std::to_string(kMaxNodes) + " terms");
+    return false;
+  }
+
   Formula binary(Formula::Kind kind, Formula lhs, Formula rhs) const {
     Formula f;
     f.kind = kind;
@@ -67,7 +77,7 @@ class FormulaParser {
     while (lhs && (at('+') || at('-'))) {
       Formula::Kind kind = text_[pos_++] == '+' ? Formula::Kind::add : Formula::Kind::sub;
       std::optional<Formula> rhs = term(depth);
-      if (!rhs) return std::nullopt;
+      if (!rhs || !count_node()) return std::nullopt;
       lhs = binary(kind, std::move(*lhs), std::move(*rhs));
     }
     return lhs;
@@ -78,7 +88,7 @@ class FormulaParser {
     while (lhs && (at('*') || at('/'))) {
       Formula::Kind kind = text_[pos_++] == '*' ? Formula::Kind::mul : Formula::Kind::div;
       std::optional<Formula> rhs = unary(depth);
-      if (!rhs) return std::nullopt;
+      if (!rhs || !count_node()) return std::nullopt;
       lhs = binary(kind, std::move(*lhs), std::move(*rhs));
     }
     return lhs;
@@ -104,6 +114,7 @@ class FormulaParser {
   }
 
   std::optional<Formula> primary(int depth) {
+    if (!count_node()) return std::nullopt;
     skip_space();
     if (pos_ == text_.size()) {
       fail(pos_, pos_, "the expression ends where a value was expected", "a number, a name, f(...) or (...)");
@@ -202,6 +213,7 @@ class FormulaParser {
   Span fallback_;
   Diagnostics& diags_;
   size_t pos_ = 0;
+  int nodes_ = 0;
   bool failed_ = false;
 };
 

@@ -196,6 +196,16 @@ TEST(EpilogueRejection, CustomReadingVoidC) {
             std::vector<std::string>{"the expression reads c but C is void"});
 }
 
+TEST(EpilogueRejection, LongAndDeepExpressionsAreBounded) {
+  std::string sum = "x";
+  for (int i = 0; i < 300; ++i) sum += " + x";
+  std::vector<std::string> long_one = messages_of(std::string(kBase) + ".with_epilogue(custom(\"" + sum + "\"))");
+  EXPECT_EQ(long_one, std::vector<std::string>{"the expression has more than 256 terms"});
+  std::string deep = std::string(40, '(') + "x" + std::string(40, ')');
+  EXPECT_EQ(messages_of(std::string(kBase) + ".with_epilogue(custom(\"" + deep + "\"))"),
+            std::vector<std::string>{"the expression nests deeper than 32 levels"});
+}
+
 TEST(EpilogueRejection, EscapedStringPointsAtTheString) {
   // With an escape the offsets inside the string do not map to the source: the whole string is shown.
   std::vector<std::string> got = located(".with_epilogue(custom(\"x \\\\ 2\"))");
