@@ -11,6 +11,8 @@
 #include <map>
 #include <set>
 
+#include <unistd.h>
+
 #include <nlohmann/json.hpp>
 
 #include "build/builder.h"
@@ -20,6 +22,7 @@
 #include "graph/graph_reader.h"
 #include "graph/problem_trace.h"
 #include "map/gemm_match.h"
+#include "report/progress.h"
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "search/config_space.h"
@@ -167,7 +170,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   for (const std::string& file : problem_files(a.target)) {
     Problem p;
     p.file = file;
-    p.name = fs::path(file).parent_path().filename().string() + "_" + fs::path(file).stem().string();
+    // <level>_<stem>: a cached graph (tests/optimize/graphs) is already named so.
+    p.name = file.ends_with(".json") ? fs::path(file).stem().string()
+                                     : fs::path(file).parent_path().filename().string() + "_" + fs::path(file).stem().string();
     p.dir = out / p.name;
     std::cerr << "[" << problems.size() + 1 << "] " << file << ": ";
     bool ok = file.ends_with(".json") ? graph::load_op_graph_file(file, &p.graph, &err)
@@ -235,6 +240,28 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     }
     int used = 0;
     const auto gpu_start = std::chrono::steady_clock::now();
+    // Suite mode on a terminal: the per-problem block redrawn in place after
+    // every attempt; otherwise the per-attempt log line carries the ETA.
+    const bool live = problems.size() > 1 && ::isatty(STDERR_FILENO);
+    double attempt_wall_s = 0;
+    size_t drawn = 0, name_width = 0;
+    for (const Problem& p : problems) name_width = std::max(name_width, p.name.size());
+    auto eta = [&] { return report::eta_line(used ? attempt_wall_s / used : 0, report::remaining_attempts(states, policy, used)); };
+    auto show = [&](int running) {
+      std::vector<std::string> lines;
+      for (size_t k = 0; k < problems.size(); ++k) {
+        const sched::StopReason why = sched::stop_reason(states[k], policy);
+        const std::string status = !problems[k].skipped.empty() ? "skipped"
+                                   : static_cast<int>(k) == running ? "running"
+                                   : why != sched::StopReason::none ? "stopped:" + sched::stop_reason_name(why)
+                                   : states[k].exhausted ? "exhausted"
+                                                         : "open";
+        lines.push_back(report::progress_line(states[k], status, policy.per_problem_budget, name_width));
+      }
+      lines.push_back(eta());
+      std::cerr << report::redraw(lines, drawn) << std::flush;
+      drawn = lines.size();
+    };
     for (int i; (i = sched::pick_next(states, policy, used)) >= 0;) {
       Problem& p = problems[i];
       if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
@@ -258,6 +285,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           if (r.hash == s.hash) record_measured(p, *pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt);
         continue;
       }
+      if (live) show(i);
       const fs::path sol_file = p.dir / ("attempt_" + s.hash + ".py");
       write_text(sol_file, s.modelnew);
       ProcessOptions po;
@@ -286,10 +314,15 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       row.wall_s = r.wall_ms / 1e3;
       store->record_attempt(row);
       ++used;
+      attempt_wall_s += row.wall_s;
       record_measured(p, *pick, row.verdict == "ok" && row.time_ms > 0 ? std::optional(row.time_ms) : std::nullopt);
       if (row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
       sched::record_attempt(states[i], row.verdict == "ok" && row.time_ms > 0 ? std::optional<double>(row.time_ms) : std::nullopt);
-      std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")\n";
+      if (live)
+        show(-1);
+      else
+        std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << "); "
+                  << eta() << "\n";
       if (row.verdict == "ok" && states[i].best_ms && *states[i].best_ms == row.time_ms) {
         write_text(p.dir / "modelnew.py", s.modelnew);
         write_text(p.dir / "kernel.dsl", s.dsl);

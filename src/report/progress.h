@@ -1,0 +1,30 @@
+#pragma once
+// The live view of `ucutlass optimize DIR`: one line per problem (status,
+// attempts, best speedup, gap to SOL) and an overall ETA from the mean
+// attempt time. On a terminal the block is redrawn in place; otherwise the
+// caller prints plain log lines. Pure functions, so they are tested as text.
+#include <string>
+#include <vector>
+
+#include "sched/budget_scheduler.h"
+
+namespace ucutlass::report {
+
+// "name  stopped:near-sol  12/40 attempts  best 2.31x  3.4x SOL"
+std::string progress_line(const sched::ProblemState& p, const std::string& status, int budget, size_t name_width);
+
+// Attempts the policy may still spend: each open problem's budget left,
+// capped by the suite budget left.
+int remaining_attempts(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy, int used);
+
+// "42s", "3m05s", "1h02m"; "?" for a negative or non-finite value.
+std::string format_duration(double seconds);
+
+// "ETA 3m05s (37 attempts left at 5.0 s each)"; "ETA ?" before any attempt.
+std::string eta_line(double mean_attempt_s, int remaining);
+
+// Terminal text that replaces the `previous` lines drawn last time with
+// `lines`: cursor up, each line cleared and written.
+std::string redraw(const std::vector<std::string>& lines, size_t previous);
+
+}  // namespace ucutlass::report
