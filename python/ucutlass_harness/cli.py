@@ -241,32 +241,31 @@ def cmd_trace(args):
 
 
 def cmd_baselines(args):
+    from . import baselines
     files = problem.list_problems(args.dir) if os.path.isdir(args.dir) else None
     if files is None:
         raise UsageError(f"{args.dir}: not a directory")
-    modes = [m for m in args.modes.split(",") if m]
-    level_key = os.path.basename(os.path.normpath(args.dir))
-    table, failures, device_name = {}, {}, None
-    for i, path in enumerate(files):
-        task = {"kind": "baseline", "problem": os.path.abspath(path), "modes": modes,
-                "timing_trials": args.timing_trials, "warmup": args.warmup, "seed": args.seed,
-                "device_index": args.device, "problem_info": {"file": path}}
-        r = worker.run_task(task, args.timeout, _worker_env(args))
-        device_name = device_name or (r.get("device") or {}).get("name")
-        rel = os.path.relpath(path, args.dir)
-        for mode in modes:
-            stats = r.get(mode)
-            if isinstance(stats, dict) and "mean_ms" in stats:
-                table.setdefault(mode, {})[rel] = kernelbench.baseline_entry(stats, device_name)
-            else:
-                failures.setdefault(rel, {})[mode] = (stats or {}).get("error") if isinstance(stats, dict) \
-                    else (r.get("error") or {}).get("message", r.get("verdict"))
-        print(f"[{i + 1}/{len(files)}] {rel}: {r.get('verdict')}", file=sys.stderr)
-    out = {level_key: table.get("eager", {})}
-    if "compile" in table:
-        out[f"{level_key}_compile"] = table["compile"]
+    modes = ["eager"] if args.only_eager else [m for m in args.modes.split(",") if m]
+    bad = [m for m in modes if m not in ("eager", "compile")]
+    if bad or not modes:
+        raise UsageError(f"--modes: unknown {bad}; use eager,compile")
+    if args.compile_jobs is not None and args.compile_jobs < 1:
+        raise UsageError("--compile-jobs must be >= 1")
+    task_extra = {"timing_trials": args.timing_trials, "warmup": args.warmup, "seed": args.seed,
+                  "device_index": args.device, "device_type": args.device_type}
+    table, failures, report = baselines.run_baselines(
+        files, args.dir, modes, compile_jobs=args.compile_jobs, time_budget=args.time_budget,
+        timeout=args.timeout, task_extra=task_extra, env_extra=_worker_env(args), cache_dir=args.compile_cache,
+        log=lambda msg: print(msg, file=sys.stderr, flush=True))
+    levels = sorted({baselines.level_and_name(p, args.dir)[0] for p in files})
+    out = baselines.kernelbench_doc(table, levels, modes, kernelbench.baseline_entry)
     base, ext = os.path.splitext(args.out)
-    _emit(out, args, f"wrote {args.out}: {len(table.get('eager', {}))} problems, {len(failures)} failed", args.out)
+    report["out"] = args.out
+    timed = sum(len(v) for k, v in out.items() if not k.endswith("_compile"))
+    _emit(out, args, f"wrote {args.out}: {timed} problems timed, {len(failures)} failed, "
+          f"{len(report['skipped'])} skipped (report {base}.report{ext or '.json'})", args.out)
+    with open(f"{base}.report{ext or '.json'}", "w", encoding="utf-8") as f:
+        json.dump(report, f, indent=1)
     if failures:
         with open(f"{base}.failures{ext or '.json'}", "w", encoding="utf-8") as f:
             json.dump(failures, f, indent=1)
@@ -359,8 +358,17 @@ def build_parser():
     s.add_argument("--warmup", type=int, default=5)
     s.add_argument("--seed", type=int, default=42)
     s.add_argument("--device", type=int, default=0)
-    s.add_argument("--timeout", type=float, default=900.0)
+    s.add_argument("--device-type", choices=["cuda", "cpu"], default="cuda",
+                   help="cpu: same flow with wall-clock timing (for tests without a GPU)")
+    s.add_argument("--timeout", type=float, default=900.0, help="seconds per worker (either phase)")
     s.add_argument("--ext-cache")
+    s.add_argument("--compile-jobs", type=int, default=None,
+                   help="phase 1: concurrent torch.compile cache-warming workers (default min(8, cores))")
+    s.add_argument("--compile-cache", help="TORCHINDUCTOR_CACHE_DIR shared by both phases "
+                   "(default $TORCHINDUCTOR_CACHE_DIR, else a folder under the temp dir)")
+    s.add_argument("--time-budget", type=float, default=None,
+                   help="seconds: start no new problem (either phase) after this; skipped ones are reported")
+    s.add_argument("--only-eager", action="store_true", help="eager only (no compile, no phase 1)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_baselines)
 

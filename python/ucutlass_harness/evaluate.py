@@ -667,34 +667,3 @@ def evaluate_task(task, progress):
     except Exception as e:
         kind = "runtime_error"
         return _failure_record(ev, CandidateFailure(kind, ev.current_phase, f"{type(e).__name__}: {str(e)[:3000]}"))
-
-
-def baseline_task(task, progress):
-    """Time the reference model eagerly and with torch.compile (for `baselines`)."""
-    progress.phase("baseline")
-    device = torch.device("cuda", int(task.get("device_index", 0)))
-    torch.cuda.set_device(device)
-    prob = problem.load_module(task["problem"], "problem")
-    seed = int(task.get("seed", 42))
-    torch.manual_seed(seed)
-    init_inputs = list(prob.get_init_inputs())
-    torch.manual_seed(seed)
-    model = prob.Model(*init_inputs).to(device)
-    ev = Evaluation(task, progress)
-    ev.current_phase = "baseline"
-    flush = l2_flush_buffer(device)
-    inputs = make_inputs(prob, seed, "problem", device)
-    trials, warmup = int(task.get("timing_trials", 100)), int(task.get("warmup", 5))
-    out = {"problem": task["problem"], "device": gpu_env.device_info(torch, device.index),
-           "torch_version": torch.__version__, "verdict": "ok", "signals": [],
-           "format": results.RESULT_FORMAT, "version": results.RESULT_VERSION, "solution": None}
-    for mode in task.get("modes", ["eager", "compile"]):
-        try:
-            fn = model if mode == "eager" else torch.compile(model)
-            stats = ev.time_callable(fn, inputs, trials, warmup, flush, None)
-            stats.pop("audit_out")
-            stats.pop("l2_reset_method")
-            out[mode] = stats
-        except Exception as e:
-            out[mode] = {"error": f"{type(e).__name__}: {str(e)[:500]}"}
-    return out

@@ -168,8 +168,11 @@ def worker_main(task_path, result_path, progress_path=None):
             from . import evaluate
             result = evaluate.evaluate_task(task, progress)
         elif kind == "baseline":
-            from . import evaluate
-            result = evaluate.baseline_task(task, progress)
+            from . import baselines
+            result = baselines.time_task(task, progress)
+        elif kind == "baseline_warm":
+            from . import baselines
+            result = baselines.warm_task(task, progress)
         else:
             raise ValueError(f"unknown task kind {kind!r}")
     except BaseException as e:  # the worker must always leave a result behind
