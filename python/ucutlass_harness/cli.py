@@ -253,14 +253,29 @@ def cmd_baselines(args):
         raise UsageError("--compile-jobs must be >= 1")
     task_extra = {"timing_trials": args.timing_trials, "warmup": args.warmup, "seed": args.seed,
                   "device_index": args.device, "device_type": args.device_type}
+    levels = sorted({baselines.level_and_name(p, args.dir)[0] for p in files})
+    prior = {}
+    if args.resume and os.path.isfile(args.out):
+        with open(args.out, encoding="utf-8") as f:
+            prior = json.load(f)
+
+    def done(path):
+        level, name = baselines.level_and_name(path, args.dir)
+        return all(name in (prior.get(level if m == "eager" else f"{level}_{m}") or {}) for m in modes)
+
+    already = [p for p in files if done(p)] if prior else []
+    files = [p for p in files if p not in already]
     table, failures, report = baselines.run_baselines(
         files, args.dir, modes, compile_jobs=args.compile_jobs, time_budget=args.time_budget,
         timeout=args.timeout, task_extra=task_extra, env_extra=_worker_env(args), cache_dir=args.compile_cache,
         log=lambda msg: print(msg, file=sys.stderr, flush=True))
-    levels = sorted({baselines.level_and_name(p, args.dir)[0] for p in files})
     out = baselines.kernelbench_doc(table, levels, modes, kernelbench.baseline_entry)
+    for key, entries in prior.items():
+        if isinstance(entries, dict):
+            out[key] = dict(sorted({**entries, **out.get(key, {})}.items()))
     base, ext = os.path.splitext(args.out)
     report["out"] = args.out
+    report["resumed_already_timed"] = len(already)
     timed = sum(len(v) for k, v in out.items() if not k.endswith("_compile"))
     _emit(out, args, f"wrote {args.out}: {timed} problems timed, {len(failures)} failed, "
           f"{len(report['skipped'])} skipped (report {base}.report{ext or '.json'})", args.out)
@@ -369,6 +384,8 @@ def build_parser():
     s.add_argument("--time-budget", type=float, default=None,
                    help="seconds: start no new problem (either phase) after this; skipped ones are reported")
     s.add_argument("--only-eager", action="store_true", help="eager only (no compile, no phase 1)")
+    s.add_argument("--resume", action="store_true",
+                   help="keep the problems --out already has (every mode) and run only the others, merged in")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_baselines)
 

@@ -156,3 +156,22 @@ def test_cli_wiring(tmp_path, monkeypatch):
     assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out), "--only-eager"]) == 0
     assert sorted(json.loads(out.read_text())) == ["level1", "level3"]
     assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out), "--compile-jobs", "0"]) == 2
+
+
+def test_cli_resume_runs_only_missing(tmp_path, monkeypatch):
+    files = _files(tmp_path / "probs", 3, "level1")
+    fake = FakeRunner()
+    real = baselines.run_baselines
+    monkeypatch.setattr(baselines, "run_baselines", lambda *a, **k: real(*a, **dict(k, runner=fake)))
+    out = tmp_path / "b.json"
+    prior = {"level1": {"001_p.py": {"mean": 9.0}, "002_p.py": {"mean": 9.0}},
+             "level1_compile": {"001_p.py": {"mean": 8.0}}, "level7": {"x.py": {"mean": 1.0}}}
+    out.write_text(json.dumps(prior))
+    assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out), "--resume"]) == 0
+    assert sorted(n for k, n, _ in fake.calls if k == "baseline") == ["002_p.py", "003_p.py"]
+    doc = json.loads(out.read_text())
+    assert doc["level1"]["001_p.py"]["mean"] == 9.0 and doc["level1"]["003_p.py"]["mean"] == 2.0
+    assert doc["level1"]["002_p.py"]["mean"] == 2.0 and doc["level7"] == {"x.py": {"mean": 1.0}}
+    assert sorted(doc["level1_compile"]) == ["001_p.py", "002_p.py", "003_p.py"]
+    assert json.loads((tmp_path / "b.report.json").read_text())["resumed_already_timed"] == 1
+    assert files
