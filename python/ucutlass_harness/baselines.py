@@ -166,10 +166,11 @@ class Budget:
 
 def run_baselines(files, root, modes, *, compile_jobs=None, time_budget=None, timeout=900.0,
                   task_extra=None, env_extra=None, cache_dir=None, runner=None, clock=time.monotonic,
-                  log=None):
+                  log=None, checkpoint=None):
     """Both phases over `files`; returns (KernelBench baseline doc, failures, report).
 
-    `runner(task, timeout, env) -> result dict` defaults to worker.run_task (tests pass a fake).
+    `runner(task, timeout, env) -> result dict` defaults to worker.run_task (tests pass a fake);
+    `checkpoint(table, failures, report)` is called after each problem of phase 2.
     """
     runner = runner or worker.run_task
     log = log or (lambda msg: None)
@@ -266,6 +267,9 @@ def run_baselines(files, root, modes, *, compile_jobs=None, time_budget=None, ti
             w = (rec.get("warm") or {}).get("compile_first_call_s")
             extra = f" compile first call {trec['compile_first_call_s']} s (phase 1: {w} s)"
         log(f"[{i + 1}/{len(files)}] {label[path]}: {r.get('verdict')}{extra}")
+        if checkpoint:
+            report["device"] = device
+            checkpoint(table, failures, report)
     report["phase2"] = {"wall_s": round(clock() - t2, 3)}
     report["device"] = device
     report["wall_s"] = round(budget.elapsed(), 3)

@@ -265,25 +265,33 @@ def cmd_baselines(args):
 
     already = [p for p in files if done(p)] if prior else []
     files = [p for p in files if p not in already]
+    base, ext = os.path.splitext(args.out)
+
+    def write(table, failures, report, final):
+        out = baselines.kernelbench_doc(table, levels, modes, kernelbench.baseline_entry)
+        for key, entries in prior.items():
+            if isinstance(entries, dict):
+                out[key] = dict(sorted({**entries, **out.get(key, {})}.items()))
+        report["out"] = args.out
+        report["resumed_already_timed"] = len(already)
+        report["final"] = final
+        if final:
+            timed = sum(len(v) for k, v in out.items() if not k.endswith("_compile"))
+            _emit(out, args, f"wrote {args.out}: {timed} problems timed, {len(failures)} failed, "
+                  f"{len(report['skipped'])} skipped (report {base}.report{ext or '.json'})", args.out)
+        else:  # checkpoint after each timed problem: a killed run keeps what it measured (--resume goes on)
+            os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+            worker.write_json_atomic(args.out, out)
+        worker.write_json_atomic(f"{base}.report{ext or '.json'}", report)
+        if failures:
+            worker.write_json_atomic(f"{base}.failures{ext or '.json'}", failures)
+
     table, failures, report = baselines.run_baselines(
         files, args.dir, modes, compile_jobs=args.compile_jobs, time_budget=args.time_budget,
         timeout=args.timeout, task_extra=task_extra, env_extra=_worker_env(args), cache_dir=args.compile_cache,
-        log=lambda msg: print(msg, file=sys.stderr, flush=True))
-    out = baselines.kernelbench_doc(table, levels, modes, kernelbench.baseline_entry)
-    for key, entries in prior.items():
-        if isinstance(entries, dict):
-            out[key] = dict(sorted({**entries, **out.get(key, {})}.items()))
-    base, ext = os.path.splitext(args.out)
-    report["out"] = args.out
-    report["resumed_already_timed"] = len(already)
-    timed = sum(len(v) for k, v in out.items() if not k.endswith("_compile"))
-    _emit(out, args, f"wrote {args.out}: {timed} problems timed, {len(failures)} failed, "
-          f"{len(report['skipped'])} skipped (report {base}.report{ext or '.json'})", args.out)
-    with open(f"{base}.report{ext or '.json'}", "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
-    if failures:
-        with open(f"{base}.failures{ext or '.json'}", "w", encoding="utf-8") as f:
-            json.dump(failures, f, indent=1)
+        log=lambda msg: print(msg, file=sys.stderr, flush=True),
+        checkpoint=lambda t, f, r: write(t, f, r, False))
+    write(table, failures, report, True)
     return 0
 
 

@@ -175,3 +175,21 @@ def test_cli_resume_runs_only_missing(tmp_path, monkeypatch):
     assert sorted(doc["level1_compile"]) == ["001_p.py", "002_p.py", "003_p.py"]
     assert json.loads((tmp_path / "b.report.json").read_text())["resumed_already_timed"] == 1
     assert files
+
+
+def test_cli_checkpoints_after_each_timed_problem(tmp_path, monkeypatch):
+    _files(tmp_path / "probs", 2, "level1")
+    out = tmp_path / "b.json"
+    seen = []
+
+    def runner(task, timeout, env):
+        if task["kind"] == "baseline" and task["problem"].endswith("002_p.py"):
+            seen.append(json.loads(out.read_text()))  # 001 already on disk before 002 runs
+        return FakeRunner()(task, timeout, env)
+
+    real = baselines.run_baselines
+    monkeypatch.setattr(baselines, "run_baselines", lambda *a, **k: real(*a, **dict(k, runner=runner)))
+    assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out)]) == 0
+    assert sorted(seen[0]["level1"]) == ["001_p.py"]
+    assert sorted(json.loads(out.read_text())["level1"]) == ["001_p.py", "002_p.py"]
+    assert json.loads((tmp_path / "b.report.json").read_text())["final"] is True
