@@ -86,8 +86,12 @@ BuildResult build_one(const BuildRequest& req, const BuildOptions& opt) {
                    std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
     std::error_code ec;
     fs::remove_all(tmp, ec);
-    fs::create_directories(tmp, ec);
-    for (const codegen::EmittedFile& f : files) write_file(tmp / f.name, f.text);
+    if (std::string err = codegen::write_emitted_files(files, tmp.string()); !err.empty()) {
+      r.stage = "emit";
+      r.log = err;
+      fs::remove_all(tmp, ec);
+      return finish(r);
+    }
     std::string lib_name = fs::path(entry.library).filename().string();
     std::vector<std::string> cmd =
         nvcc_command(opt.toolchain, fr.result.program, (tmp / capi->name).string(), (tmp / lib_name).string());
@@ -114,8 +118,11 @@ BuildResult build_one(const BuildRequest& req, const BuildOptions& opt) {
   }
   if (!opt.out_dir.empty()) {
     std::error_code ec;
-    fs::create_directories(opt.out_dir, ec);
-    for (const codegen::EmittedFile& f : files) write_file(fs::path(opt.out_dir) / f.name, f.text);
+    if (std::string err = codegen::write_emitted_files(files, opt.out_dir); !err.empty()) {
+      r.stage = "done";
+      r.log = err;
+      return finish(r);
+    }
     fs::path lib_out = fs::path(opt.out_dir) / fs::path(entry.library).filename();
     fs::copy_file(entry.library, lib_out, fs::copy_options::overwrite_existing, ec);
     if (ec) {

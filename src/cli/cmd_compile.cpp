@@ -1,7 +1,6 @@
 // `ucutlass compile FILE -o DIR`: check a DSL program and write the emitted
 // CUTLASS header, C entry points, PyTorch binding and manifest (no nvcc).
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -33,22 +32,15 @@ int run_compile(const std::string& path, const std::string& out_dir, const Globa
     PhaseTimer t("emit");
     files = codegen::emit_program(r.program, r.hash);
   }
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  nlohmann::json written = nlohmann::json::array();
   {
     PhaseTimer t("write");
-    for (const codegen::EmittedFile& f : files) {
-      fs::path p = fs::path(out_dir) / f.name;
-      std::ofstream out(p, std::ios::binary);
-      out << f.text;
-      if (!out) {
-        std::cerr << "ucutlass compile: cannot write " << p.string() << "\n";
-        return kExitFailure;
-      }
-      written.push_back(p.string());
+    if (std::string err = codegen::write_emitted_files(files, out_dir); !err.empty()) {
+      std::cerr << "ucutlass compile: " << err << "\n";
+      return kExitFailure;
     }
   }
+  nlohmann::json written = nlohmann::json::array();
+  for (const codegen::EmittedFile& f : files) written.push_back((fs::path(out_dir) / f.name).string());
   doc["hash"] = r.hash;
   doc["files"] = written;
   if (g.json) {

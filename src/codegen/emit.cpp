@@ -1,5 +1,8 @@
 #include "codegen/emit.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include "codegen/bindings.h"
 #include "codegen/host_entry.h"
 #include "codegen/kernel_types.h"
@@ -89,6 +92,18 @@ std::vector<EmittedFile> emit_program(const ir::Program& p, const std::string& h
           {base + "_capi.cu", emit_capi(p, hash)},
           {base + "_torch.cpp", emit_torch_binding(p, hash)},
           {base + ".json", emit_manifest(p, hash)}};
+}
+
+std::string write_emitted_files(const std::vector<EmittedFile>& files, const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  for (const EmittedFile& f : files) {
+    std::filesystem::path p = std::filesystem::path(dir) / f.name;
+    std::ofstream out(p, std::ios::binary);
+    out << f.text;
+    if (!out) return "cannot write " + p.string();
+  }
+  return "";
 }
 
 }  // namespace ucutlass::codegen

@@ -22,6 +22,10 @@ struct EmittedFile {
 // kernel the emitter cannot express (the validator should have said so first).
 std::vector<EmittedFile> emit_program(const ir::Program& p, const std::string& hash);
 
+// Writes `files` into `dir` (created if missing). Returns "" on success, else
+// which file could not be written.
+std::string write_emitted_files(const std::vector<EmittedFile>& files, const std::string& dir);
+
 // The program header alone (the first file of emit_program).
 std::string emit_header(const ir::Program& p, const std::string& hash);
 
