@@ -57,6 +57,9 @@ def _add_eval_options(p):
                    help="cpu runs the same checks with wall-clock timing (for tests without a GPU)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per evaluation worker")
     p.add_argument("--ext-cache", help="TORCH_EXTENSIONS_DIR shared by workers (compile cache)")
+    p.add_argument("--prebuild-jobs", type=int, default=None,
+                   help="batch/adversarial/kb-eval: import (and so build) the solutions this many at a time "
+                        "before the serial evaluations (default: min(8, CPUs); 0 or 1: off)")
 
 
 def _eval_task(args, prob, sol):
@@ -127,10 +130,25 @@ def _read_pairs(path):
             for p, s in pairs]
 
 
+def _maybe_prebuild(args, solutions, out_dir):
+    """Build the solutions' extensions in parallel before serial evaluation (prebuild.py)."""
+    jobs = args.prebuild_jobs if getattr(args, "prebuild_jobs", None) is not None else min(8, os.cpu_count() or 1)
+    if jobs <= 1 or len(solutions) <= 1:
+        return
+    from . import prebuild
+    if not args.ext_cache:  # the prebuilt extensions must be where the workers look
+        args.ext_cache = os.path.join(out_dir, "torch_extensions")
+    t0 = time.monotonic()
+    built = prebuild.prebuild_all(solutions, jobs, args.ext_cache, min(args.timeout, 900.0),
+                                  log=lambda m: print(m, file=sys.stderr, flush=True))
+    print(f"prebuild: {len(built)} solution(s), {jobs} at a time, {time.monotonic() - t0:.1f} s", file=sys.stderr)
+
+
 def run_pairs(pairs, args, out_dir, label_of=None):
     """Evaluate (problem, solution) pairs, one fresh worker each; write one JSON per pair."""
     os.makedirs(out_dir, exist_ok=True)
     records = []
+    _maybe_prebuild(args, [s for _, s in pairs], out_dir)
     env = _worker_env(args)
     for i, (prob, sol) in enumerate(pairs):
         name = f"{i:03d}_{os.path.splitext(os.path.basename(sol))[0]}.json"
@@ -314,6 +332,7 @@ def cmd_kb_eval(args):
             eval_results = json.load(f)
     else:
         eval_results = {}
+        _maybe_prebuild(args, [e["file"] for e in entries], os.path.dirname(os.path.abspath(out)))
         for e in entries:
             r = worker.run_task(_eval_task(args, e["problem"], e["file"]), args.timeout, _worker_env(args))
             eval_results.setdefault(str(e["problem_id"]), []).append(
@@ -435,6 +454,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "_worker":
         worker.worker_main(*argv[1:4])
+    if argv and argv[0] == "_forkserver":
+        from . import forkserver
+        forkserver.server_main(argv[1])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -1,0 +1,74 @@
+"""Parallel warm-up of solutions' extension builds before their serial evaluation.
+
+KernelBench-style solutions build their CUDA code when imported (`load_inline` / `load`), which
+takes 30-60 s of one CPU core each; evaluated one after the other (as timing requires), a batch of
+25 solutions spends most of its wall time in nvcc with 15 cores idle. This step imports each
+solution once in its own process, `jobs` at a time, with a TORCH_EXTENSIONS_DIR shared with the
+evaluation workers, so the serial evaluations find their extensions built.
+
+Nothing here decides a verdict: a solution that crashes, hangs or fails to build while being
+imported here is only noted; its evaluation (in a fresh isolated worker) says what happened.
+Importing runs a candidate's module code, so each import gets its own process group, killed
+whole at the timeout.
+
+    python3 -m ucutlass_harness.prebuild SOLUTION   # the per-solution step (exit 0 = imported)
+"""
+
+import concurrent.futures as cf
+import os
+import signal
+import subprocess
+import sys
+import time
+
+PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _import_one(path, ext_cache, timeout_s):
+    env = dict(os.environ, TORCH_EXTENSIONS_DIR=os.path.abspath(ext_cache))
+    env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    start = time.monotonic()
+    proc = subprocess.Popen([sys.executable, "-m", "ucutlass_harness.prebuild", path], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
+    try:
+        _, err = proc.communicate(timeout=timeout_s)
+        status = "imported" if proc.returncode == 0 else f"failed (exit {proc.returncode})"
+    except subprocess.TimeoutExpired:
+        err = b""
+        status = f"timeout after {timeout_s:g} s"
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)  # the group: a compiler or a thread it left behind
+        except (ProcessLookupError, PermissionError):
+            pass
+        proc.wait()
+    tail = (err or b"").decode(errors="replace").strip().splitlines()[-3:]
+    return {"status": status, "wall_s": round(time.monotonic() - start, 3), "stderr_tail": tail}
+
+
+def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None):
+    """Import every distinct solution file once, `jobs` at a time; {path: {status, wall_s, ...}}."""
+    os.makedirs(ext_cache, exist_ok=True)
+    unique = list(dict.fromkeys(os.path.abspath(s) for s in solutions if os.path.isfile(s)))
+    out = {}
+    with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {pool.submit(_import_one, s, ext_cache, timeout_s): s for s in unique}
+        for fut in cf.as_completed(futures):
+            path = futures[fut]
+            out[path] = fut.result()
+            if log:
+                log(f"prebuild {os.path.basename(path)}: {out[path]['status']} ({out[path]['wall_s']} s)")
+    return out
+
+
+def _main(argv):
+    if len(argv) != 1:
+        print("usage: python3 -m ucutlass_harness.prebuild SOLUTION", file=sys.stderr)
+        return 2
+    from . import problem
+    problem.load_module(argv[0], "prebuild")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main(sys.argv[1:]))

@@ -1,0 +1,34 @@
+"""prebuild.py: solutions imported in parallel, each in its own process, with the shared extension dir."""
+import os
+import textwrap
+
+from ucutlass_harness import prebuild
+
+
+def _write(tmp_path, name, body):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body))
+    return str(path)
+
+
+def test_imports_each_solution_once_with_the_shared_extension_dir(tmp_path):
+    marker = tmp_path / "seen"
+    ok = _write(tmp_path, "ok.py", f"""
+        import os
+        with open({str(marker)!r}, "a") as f:
+            f.write(os.environ["TORCH_EXTENSIONS_DIR"] + "\\n")
+    """)
+    crash = _write(tmp_path, "crash.py", "import os\nos.abort()\n")
+    hang = _write(tmp_path, "hang.py", "import time\ntime.sleep(60)\n")
+    ext = str(tmp_path / "ext")
+    got = prebuild.prebuild_all([ok, crash, hang, ok], jobs=3, ext_cache=ext, timeout_s=5)
+    assert set(got) == {ok, crash, hang}
+    assert got[ok]["status"] == "imported"
+    assert got[crash]["status"].startswith("failed (exit -")  # killed by SIGABRT: noted, never raised
+    assert got[hang]["status"] == "timeout after 5 s"
+    assert got[hang]["wall_s"] < 30
+    assert marker.read_text().splitlines() == [os.path.abspath(ext)]  # once, despite being listed twice
+
+
+def test_missing_files_are_left_to_the_evaluation(tmp_path):
+    assert prebuild.prebuild_all([str(tmp_path / "nope.py")], jobs=2, ext_cache=str(tmp_path / "ext")) == {}
