@@ -1,5 +1,6 @@
 #include "codegen/bindings.h"
 
+#include "codegen/conv_bindings.h"
 #include "codegen/cutlass_names.h"
 #include "codegen/host_entry.h"
 #include "codegen/manifest.h"
@@ -39,7 +40,7 @@ namespace {
 
 // Kernels without extra operands read only the fields before `extra`, which is
 // all a caller built against the first version of this struct provides.
-ucutlass_$HASH$::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+[[maybe_unused]] ucutlass_$HASH$::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
   ucutlass_$HASH$::GemmParams q{};
   std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;
@@ -308,19 +309,34 @@ std::string torch_def(const GemmKernel& k) {
 
 }  // namespace
 
+std::string torch_scalar_type(ir::DType t) { return torch_scalar(t); }
+std::string python_float_literal(double v) { return python_float(v); }
+
 std::string emit_capi(const ir::Program& p, const std::string& hash) {
-  std::string entries;
-  for (const GemmKernel& k : p.kernels)
+  std::string entries = emit_capi_conv_support(p, hash);
+  for (const GemmKernel& k : p.kernels) {
+    if (k.is_conv()) {
+      entries += emit_conv_capi_entry(k, hash);
+      continue;
+    }
     entries += fill(kCapiEntry, {{"NAME", k.name},
                                  {"HASH", hash},
                                  {"HAS_EXTRAS", k.extras.empty() ? "false" : "true"},
                                  {"SIGNATURE", c_string_literal(kernel_signature_json(k, hash))}});
-  return fill(kCapi, {{"HASH", hash}, {"C_STRUCT", emit_c_params_struct()}, {"ENTRIES", entries}});
+  }
+  return fill(kCapi,
+              {{"HASH", hash}, {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p)}, {"ENTRIES", entries}});
 }
 
 std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
-  std::string declarations, functions, defs;
+  std::string declarations, functions = emit_torch_conv_support(p), defs;
   for (const GemmKernel& k : p.kernels) {
+    if (k.is_conv()) {
+      declarations += emit_conv_torch_declarations(k);
+      functions += emit_conv_torch_function(k);
+      defs += emit_conv_torch_def(k);
+      continue;
+    }
     declarations += "int ucutlass_" + k.name +
                     "_run_with_workspace(const ucutlass_gemm_params* p, void* stream, void* workspace,\n"
                     "    size_t workspace_bytes, char* msg, size_t msg_len);\n"
@@ -329,7 +345,7 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
     defs += torch_def(k);
   }
   return fill(kTorch, {{"HASH", hash},
-                       {"C_STRUCT", emit_c_params_struct()},
+                       {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p)},
                        {"DECLARATIONS", declarations},
                        {"FUNCTIONS", functions},
                        {"DEFS", defs}});

@@ -11,4 +11,8 @@ namespace ucutlass::codegen {
 std::string emit_capi(const ir::Program& p, const std::string& hash);
 std::string emit_torch_binding(const ir::Program& p, const std::string& hash);
 
+// "torch::kBFloat16" for bf16, and a double as Python reads it ("0.5"): shared with conv_bindings.
+std::string torch_scalar_type(ir::DType t);
+std::string python_float_literal(double v);
+
 }  // namespace ucutlass::codegen

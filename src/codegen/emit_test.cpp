@@ -201,6 +201,23 @@ Program sm90_epilogue_custom() { return from_example("13_epilogue_custom.dsl"); 
 // sm80: one element-wise step with our own functor (mish).
 Program sm80_epilogue_mish() { return from_example("14_sm80_epilogue.dsl"); }
 
+// Convolutions: sm90a fprop with a fused bias and ReLU, the sm80 implicit GEMM
+// (strided dgrad = transposed conv, tf32 wgrad, conv3d), and sm90a dgrad (3D)
+// and wgrad (1D) with a scaled epilogue.
+Program conv_sm90_fprop_bias_relu() { return from_example("15_conv2d_fprop.dsl"); }
+Program conv_sm80() { return from_example("16_conv_sm80.dsl"); }
+Program conv_sm90_dgrad_wgrad() {
+  FrontendResult r = run_frontend(
+      "conv_sm90_dgrad_wgrad.dsl",
+      "kernel grad_input_3d = conv3d(dgrad, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1)\n"
+      "  .with_types(bf16)\n"
+      "kernel grad_filter_1d = conv1d(wgrad, n = 8, w = 1000, c = 64, k = 128, s = 5, pad = 2)\n"
+      "  .with_types(f16)\n"
+      "  .with_epilogue(scale(0.5))\n");
+  if (!r.ok) throw std::runtime_error("conv_sm90_dgrad_wgrad does not pass the front end");
+  return r.program;
+}
+
 struct GoldenCase {
   const char* name;
   Program (*make)();
@@ -214,6 +231,9 @@ const GoldenCase kCases[] = {
     {"sm90_epilogue_builtins", sm90_epilogue_builtins},
     {"sm90_epilogue_custom", sm90_epilogue_custom},
     {"sm80_epilogue_mish", sm80_epilogue_mish},
+    {"conv_sm90_fprop_bias_relu", conv_sm90_fprop_bias_relu},
+    {"conv_sm80", conv_sm80},
+    {"conv_sm90_dgrad_wgrad", conv_sm90_dgrad_wgrad},
 };
 
 std::string read_file(const std::filesystem::path& p) {

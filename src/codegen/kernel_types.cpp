@@ -365,12 +365,12 @@ void assign_evt(const EvtNode& n, const std::string& path, std::string& out) {
   for (size_t i = 0; i < n.children.size(); ++i) assign_evt(n.children[i], member(path, i, ops), out);
 }
 
-std::string sm90_fusion(const GemmKernel& k) {
+std::string sm90_fusion(const GemmKernel& k, const std::string& params = "GemmParams") {
   if (is_plain_epilogue(k)) {
     return "using Fusion = cutlass::epilogue::fusion::LinearCombination<ElementD, ElementCompute, ElementC, "
            "ElementCompute>;\n\n"
            "template <class FusionArguments>\n"
-           "void set_fusion_arguments(FusionArguments& fusion, const GemmParams& p) {\n"
+           "void set_fusion_arguments(FusionArguments& fusion, const " + params + "& p) {\n"
            "  fusion.alpha = p.alpha;\n" +
            std::string(k.has_source() ? "  fusion.beta = p.beta;\n" : "") + "}\n";
   }
@@ -388,7 +388,7 @@ std::string sm90_fusion(const GemmKernel& k) {
   declare_evt(tree, out);
   out += "using Fusion = " + tree.alias + ";\n\n";
   out += "template <class FusionArguments>\n"
-         "void set_fusion_arguments(FusionArguments& fusion, const GemmParams& p) {\n";
+         "void set_fusion_arguments(FusionArguments& fusion, const " + params + "& p) {\n";
   assign_evt(tree, "fusion", out);
   out += "}\n";
   return out;
@@ -574,6 +574,10 @@ std::string emit_custom_activations(const GemmKernel& k) {
   return out;
 }
 
+std::string emit_sm90_fusion(const GemmKernel& k, const std::string& params_type) {
+  return sm90_fusion(k, params_type);
+}
+
 std::string emit_sm90_types(const GemmKernel& k) {
   Substitutions subs = common_types(k);
   subs.insert(subs.end(), {{"TILE", cute_shape(k.tile.value)},
@@ -585,6 +589,10 @@ std::string emit_sm90_types(const GemmKernel& k) {
                            {"TILE_SCHEDULER", sm90_tile_scheduler(k)}});
   return emit_custom_activations(k) + fill(kSm90Types, subs);
 }
+
+std::string emit_sm80_epilogue_op(const GemmKernel& k) { return sm80_epilogue_op(k); }
+ir::Shape3 sm80_warp_shape(const GemmKernel& k) { return warp_shape(k); }
+ir::Shape3 sm80_instruction_shape(const GemmKernel& k) { return instruction_shape(k); }
 
 std::string emit_sm80_types(const GemmKernel& k) {
   const bool simt = k.math.value == ir::MathPath::simt;

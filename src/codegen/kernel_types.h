@@ -26,6 +26,16 @@ std::string emit_epilogue_functions(const ir::Program& p);
 std::string activation_functor(const ir::GemmKernel& k, size_t index);
 
 std::string emit_sm90_types(const ir::GemmKernel& k);
+
+// The SM90 epilogue's `using Fusion = ...` (LinearCombination or an EVT tree) and its
+// `set_fusion_arguments(FusionArguments&, const PARAMS& p)`; convolutions pass ConvParams.
+std::string emit_sm90_fusion(const ir::GemmKernel& k, const std::string& params_type);
 std::string emit_sm80_types(const ir::GemmKernel& k);
+
+// Pieces of the SM80 chain that convolutions share: the 2.x epilogue functor
+// (LinearCombination or LinearCombinationGeneric<Act>), warp and instruction shapes.
+std::string emit_sm80_epilogue_op(const ir::GemmKernel& k);
+ir::Shape3 sm80_warp_shape(const ir::GemmKernel& k);
+ir::Shape3 sm80_instruction_shape(const ir::GemmKernel& k);
 
 }  // namespace ucutlass::codegen

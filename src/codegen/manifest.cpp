@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "codegen/conv_bindings.h"
 #include "codegen/cutlass_names.h"
 
 namespace ucutlass::codegen {
@@ -102,7 +103,83 @@ Json epilogue_json(const ir::GemmKernel& k) {
   return steps;
 }
 
+// A convolution's contract: PyTorch-shaped tensors (symbols N, C, K, D, H, W, T, R, S and the
+// output extents Z, P, Q, "C/groups"), the problem's numbers, and its implicit GEMM.
+Json conv_tensor(const char* name, ir::DType t, Json shape) {
+  return Json{{"name", name}, {"dtype", str(name_of(t))}, {"torch_dtype", str(ir::torch_dtype(t))},
+              {"shape", std::move(shape)}};
+}
+
+Json conv_signature(const ir::GemmKernel& k, const std::string& hash) {
+  const ir::ConvProblem& p = *k.conv;
+  auto shape = [&](const char* first, const char* second, const char* const (&spatial)[3]) {
+    Json s = Json::array({first, second});
+    for (int i = p.first_dim(); i < 3; ++i) s.push_back(spatial[i]);
+    return s;
+  };
+  static const char* const kIn[3] = {"D", "H", "W"};
+  static const char* const kOut[3] = {"Z", "P", "Q"};
+  static const char* const kFilter[3] = {"T", "R", "S"};
+  const Json x = shape("N", "C", kIn), y = shape("N", "K", kOut), w = shape("K", "C/groups", kFilter);
+  Json inputs = Json::array(), output;
+  switch (p.mode) {
+    case ir::ConvMode::fprop:
+      inputs = Json::array({conv_tensor("x", k.a.value, x), conv_tensor("w", k.b.value, w)});
+      output = conv_tensor("y", k.d.value, y);
+      break;
+    case ir::ConvMode::dgrad:
+      inputs = Json::array({conv_tensor("dy", k.a.value, y), conv_tensor("w", k.b.value, w)});
+      output = conv_tensor("dx", k.d.value, x);
+      break;
+    case ir::ConvMode::wgrad:
+      inputs = Json::array({conv_tensor("dy", k.a.value, y), conv_tensor("x", k.b.value, x)});
+      output = conv_tensor("dw", k.d.value, w);
+      break;
+  }
+  if (k.has_source()) inputs.push_back(conv_tensor("c", k.c.value, output["shape"]));
+  if (k.has_bias())
+    inputs.push_back(conv_tensor("bias", bias_dtype(k), Json::array({p.mode == ir::ConvMode::dgrad ? "C" : "K"})));
+  auto window = [](const ir::ConvWindow& v) { return Json::array({v.value[0], v.value[1], v.value[2]}); };
+  Json extras = extras_json(k);
+  for (Json& e : extras)
+    if (e["kind"] == "col") e["shape"] = Json::array({p.mode == ir::ConvMode::dgrad ? "C" : "K"});
+  return Json{
+      {"kernel", k.name},
+      {"hash", hash},
+      {"arch", str(name_of(k.arch.value))},
+      {"op", ir::conv_op_name(p)},
+      {"conv", Json{{"mode", str(name_of(p.mode))},
+                    {"dims", p.dims},
+                    {"N", p.n.value},
+                    {"C", p.c.value},
+                    {"K", p.k.value},
+                    {"input", Json::array({p.input[0].value, p.input[1].value, p.input[2].value})},
+                    {"filter", Json::array({p.filter[0].value, p.filter[1].value, p.filter[2].value})},
+                    {"output", Json::array({p.output(0), p.output(1), p.output(2)})},
+                    {"pad", window(p.pad)},
+                    {"stride", window(p.stride)},
+                    {"dilation", window(p.dilation)},
+                    {"groups", p.groups.value}}},
+      {"gemm", Json{{"M", k.m.value}, {"N", k.n.value}, {"K", k.k.value}}},
+      {"types", Json{{"a", str(name_of(k.a.value))}, {"b", str(name_of(k.b.value))},
+                     {"c", str(name_of(k.c.value))}, {"d", str(name_of(k.d.value))},
+                     {"acc", str(name_of(k.acc.value))}}},
+      {"alignment", Json{{"a", k.align_a.value}, {"b", k.align_b.value}, {"c", k.align_c.value}}},
+      {"inputs", inputs},
+      {"output", output},
+      {"layout", conv_layout_note(k)},
+      {"epilogue", epilogue_json(k)},
+      {"extras", extras},
+      {"alpha", k.alpha.value},
+      {"beta", k.beta.value},
+      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
+                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
+                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
+                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+}
+
 Json signature(const ir::GemmKernel& k, const std::string& hash) {
+  if (k.is_conv()) return conv_signature(k, hash);
   const bool batched = k.batch.value != 1;
   Json inputs = Json::array({matrix("a", k.a.value, k.layout_a.value, "M", "K", batched),
                              matrix("b", k.b.value, k.layout_b.value, "K", "N", batched)});

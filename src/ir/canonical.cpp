@@ -41,11 +41,22 @@ std::string expr_text(const GemmKernel& k, const EpiExpr& e) {
   return "?";
 }
 
+std::string conv_text(const ConvProblem& p) {
+  auto v = [](int64_t x) { return std::to_string(x); };
+  auto window = [&](const ConvWindow& w) { return v(w.value[0]) + "," + v(w.value[1]) + "," + v(w.value[2]); };
+  return std::string(conv_op_name(p)) + "(" + std::string(name_of(p.mode)) + ",n=" + v(p.n.value) +
+         ",dhw=" + v(p.input[0].value) + "," + v(p.input[1].value) + "," + v(p.input[2].value) + ",c=" +
+         v(p.c.value) + ",k=" + v(p.k.value) + ",trs=" + v(p.filter[0].value) + "," + v(p.filter[1].value) + "," +
+         v(p.filter[2].value) + ",pad=" + window(p.pad) + ",stride=" + window(p.stride) +
+         ",dilation=" + window(p.dilation) + ",groups=" + v(p.groups.value) + ")";
+}
+
 std::string canonical_text(const GemmKernel& k) {
   std::string s = "kernel " + k.name + " = gemm(m=" + std::to_string(k.m.value) + ",n=" +
                   std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
                   ",batch=" + std::to_string(k.batch.value) + ")\n";
   auto line = [&](const std::string& key, const std::string& value) { s += "  " + key + "=" + value + "\n"; };
+  if (k.is_conv()) line("conv", conv_text(*k.conv));
   line("arch", std::string(name_of(k.arch.value)));
   line("types", std::string(name_of(k.a.value)) + "," + std::string(name_of(k.b.value)) + "," +
                     std::string(name_of(k.c.value)) + "," + std::string(name_of(k.d.value)) + "," +

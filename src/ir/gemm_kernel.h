@@ -6,9 +6,11 @@
 // when it was left to default), so a legality error points at the setting
 // that caused it. `auto` settings are concrete only after resolve_auto().
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ir/conv_problem.h"
 #include "ir/types.h"
 #include "support/source_file.h"
 
@@ -85,7 +87,8 @@ struct GemmKernel {
   Span span;       // the whole declaration
   Span name_span;
 
-  // Problem. batch > 1 makes it a strided batched GEMM.
+  // Problem. batch > 1 makes it a strided batched GEMM. For a convolution
+  // (conv set), m, n, k are its implicit GEMM's extents (conv_problem.h).
   Extent m, n, k;
   Extent batch{1, {}};
 
@@ -113,8 +116,12 @@ struct GemmKernel {
   std::vector<EpilogueStep> epilogue;
   std::vector<EpilogueExtra> extras;  // at most kMaxExtras, in program order
 
+  // Set for conv1d/conv2d/conv3d kernels: the convolution this implicit GEMM computes.
+  std::optional<ConvProblem> conv;
+
   static constexpr int kMaxExtras = 8;
 
+  bool is_conv() const { return conv.has_value(); }
   bool has_source() const { return c.value != DType::void_; }
   bool has_bias() const;
   // True when some step reads C through an expression (custom("... c ...")).

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "dsl/formula.h"
+#include "ir/lower_conv.h"
 #include "support/did_you_mean.h"
 
 namespace ucutlass::ir {
@@ -180,9 +181,11 @@ class KernelLowering {
   // ---- the operation ----------------------------------------------------
 
   void lower_op(const Call& op) {
+    if (is_conv_operation(op.name)) return lower_conv(op);
     if (op.name != "gemm") {
-      std::string guess = closest_name(op.name, {"gemm"});
-      error(op.name_span, "unknown operation '" + op.name + "'", "gemm(m = ..., n = ..., k = ..., batch = ...)",
+      std::string guess = closest_name(op.name, {"gemm", "conv1d", "conv2d", "conv3d"});
+      error(op.name_span, "unknown operation '" + op.name + "'",
+            "gemm(m = ..., n = ..., k = ..., batch = ...), conv1d(...), conv2d(...), conv3d(...)",
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }
@@ -199,6 +202,17 @@ class KernelLowering {
       int64_t v = 0;
       if (int_value(e, "gemm " + name, 1, kMaxExtent, v)) x->value = v;
     });
+  }
+
+  // A convolution is its implicit GEMM: m, n, k follow from the problem (conv_problem.h).
+  void lower_conv(const Call& op) {
+    ConvProblem p;
+    if (!lower_conv_operation(op, p, diags_)) return;
+    const ConvGemmExtents e = conv_gemm_extents(p);
+    k_.m = {e.m, op.name_span};
+    k_.n = {e.n, op.name_span};
+    k_.k = {e.k, op.name_span};
+    k_.conv = p;
   }
 
   // ---- the chain ----------------------------------------------------------

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ir/validate_conv.h"
+
 namespace ucutlass::ir {
 
 namespace {
@@ -37,10 +39,12 @@ void resolve_types(GemmKernel& k) {
 }
 
 void resolve_alignment(GemmKernel& k) {
-  choose(k.align_a, natural_alignment(k.a.value, contiguous_a(k)));
-  choose(k.align_b, natural_alignment(k.b.value, contiguous_b(k)));
+  // A convolution's contiguous extents are channels (per group), not GEMM rows.
+  const ConvContiguous cc = k.is_conv() ? conv_contiguous_channels(*k.conv) : ConvContiguous{};
+  choose(k.align_a, natural_alignment(k.a.value, k.is_conv() ? cc.a : contiguous_a(k)));
+  choose(k.align_b, natural_alignment(k.b.value, k.is_conv() ? cc.b : contiguous_b(k)));
   DType cd = k.has_source() ? (bits_of(k.c.value) > bits_of(k.d.value) ? k.c.value : k.d.value) : k.d.value;
-  choose(k.align_c, natural_alignment(cd, contiguous_c(k)));
+  choose(k.align_c, natural_alignment(cd, k.is_conv() ? cc.d : contiguous_c(k)));
   if (k.arch.value == Arch::sm80 && k.math.value == MathPath::simt) {
     choose(k.align_a, 1);
     choose(k.align_b, 1);
@@ -48,7 +52,24 @@ void resolve_alignment(GemmKernel& k) {
   }
 }
 
+// SM90 convolutions have one schedule (validate_conv.h): non-persistent warp-specialized
+// with its TMA epilogue. Tile N follows the channel count so narrow layers waste no MMA work.
+void resolve_sm90_conv(GemmKernel& k) {
+  int bits = bits_of(k.a.value);
+  bool small_m = !k.m.is_dynamic() && k.m.value <= 64;
+  int tile_n = !k.n.is_dynamic() && k.n.value <= 64 ? 64 : 128;
+  choose(k.tile, Shape3{small_m ? 64 : 128, tile_n, bits == 16 ? 64 : 32});
+  choose(k.schedule, KernelSchedule::warpspecialized);
+  if (k.epilogue_schedule.is_auto || k.epilogue_schedule.value == EpilogueSchedule::tma)
+    k.epilogue_schedule.value = EpilogueSchedule::tma_warpspecialized;
+  choose(k.cluster, Shape3{2, 1, 1});
+  choose(k.warps, Shape3{0, 0, 0});
+  choose(k.stages, 0);
+  choose(k.scheduler, TileScheduler::persistent);  // emitted as the kernel's default (void) scheduler
+}
+
 void resolve_sm90(GemmKernel& k) {
+  if (k.is_conv()) return resolve_sm90_conv(k);
   int bits = bits_of(k.a.value);
   bool small_m = !k.m.is_dynamic() && k.m.value <= 64;
   bool needs_coop = k.scheduler.value == TileScheduler::stream_k || k.scheduler.value == TileScheduler::split_k;

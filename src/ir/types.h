@@ -45,6 +45,10 @@ enum class TileScheduler { auto_, persistent, stream_k, split_k };
 
 enum class RasterOrder { heuristic, along_m, along_n };
 
+// The pass of a convolution (conv_problem.h): forward, gradient of the input
+// (also transposed convolution), gradient of the filter.
+enum class ConvMode { fprop, dgrad, wgrad };
+
 // Where a bias vector broadcasts: `col` = one value per output column
 // (length N, nn.Linear's bias; CUTLASS "PerColBias"), `row` = one value per
 // output row (length M).

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ir/validate_conv.h"
 #include "support/did_you_mean.h"
 
 namespace ucutlass::ir {
@@ -28,16 +29,21 @@ class Validator {
 
   bool run() {
     check_types();
-    check_alignment_vs_shape();
+    // A convolution's operands are channels-last tensors, not rows: its own rules (validate_conv.h).
+    const bool conv = k_.is_conv();
+    if (conv) validate_conv(k_, d_);
+    else check_alignment_vs_shape();
     check_epilogue_common();
     if (k_.arch.value == Arch::sm90a) {
       check_sm90_tile();
-      check_sm90_schedules();
+      if (!conv) check_sm90_schedules();  // a conv has one schedule pair (validate_conv)
       check_sm90_cluster();
-      check_sm90_layouts();
-      check_sm90_alignment();
+      if (!conv) {  // a conv's layouts are fixed and its TMA alignment is per channel (validate_conv)
+        check_sm90_layouts();
+        check_sm90_alignment();
+      }
       check_sm90_smem();
-      check_sm90_scheduler();
+      if (!conv) check_sm90_scheduler();
       check_sm90_ignored_settings();
     } else {
       check_sm80_tile();

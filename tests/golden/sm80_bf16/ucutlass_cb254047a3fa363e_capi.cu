@@ -40,7 +40,7 @@ namespace {
 
 // Kernels without extra operands read only the fields before `extra`, which is
 // all a caller built against the first version of this struct provides.
-ucutlass_cb254047a3fa363e::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
+[[maybe_unused]] ucutlass_cb254047a3fa363e::GemmParams to_params(const ucutlass_gemm_params* p, bool has_extras) {
   ucutlass_cb254047a3fa363e::GemmParams q{};
   std::memcpy(&q, p, has_extras ? sizeof q : offsetof(ucutlass_gemm_params, extra));
   return q;

@@ -128,26 +128,27 @@ inline Status check_extra_pointer(const char* kernel, const char* name, const vo
   return Status{0, nullptr};
 }
 
-template <class Gemm>
-size_t workspace_size(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const GemmParams& p) {
-  typename Gemm::Arguments args{};
+// Op is a device-level operator (a Gemm, or a Conv over ConvParams).
+template <class Op, class Params>
+size_t workspace_size(Status (*make)(const Params&, typename Op::Arguments&), const Params& p) {
+  typename Op::Arguments args{};
   if (make(p, args).code != 0) return 0;
-  return Gemm::get_workspace_size(args);
+  return Op::get_workspace_size(args);
 }
 
 // can_implement, workspace (caller's, or stream-ordered allocation freed after
 // the launch), initialize, run, and the launch error check.
-template <class Gemm>
-Status run(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const GemmParams& p,
+template <class Op, class Params>
+Status run(Status (*make)(const Params&, typename Op::Arguments&), const Params& p,
            cudaStream_t stream, void* workspace, size_t workspace_bytes) {
-  typename Gemm::Arguments args{};
+  typename Op::Arguments args{};
   Status st = make(p, args);
   if (st.code != 0) return st;
-  Gemm gemm;
-  cutlass::Status cs = gemm.can_implement(args);
+  Op op;
+  cutlass::Status cs = op.can_implement(args);
   if (cs != cutlass::Status::kSuccess)
     return error(2, "can_implement failed: %s", cutlass::cutlassGetStatusString(cs));
-  const size_t need = Gemm::get_workspace_size(args);
+  const size_t need = Op::get_workspace_size(args);
   bool owned = false;
   if (need > 0 && workspace == nullptr) {
     cudaError_t e = cudaMallocAsync(&workspace, need, stream);
@@ -156,8 +157,8 @@ Status run(Status (*make)(const GemmParams&, typename Gemm::Arguments&), const G
   } else if (need > workspace_bytes) {
     return error(1, "workspace too small: the kernel needs %zu bytes, got %zu", need, workspace_bytes);
   }
-  cs = gemm.initialize(args, workspace, stream);
-  if (cs == cutlass::Status::kSuccess) cs = gemm.run(stream);
+  cs = op.initialize(args, workspace, stream);
+  if (cs == cutlass::Status::kSuccess) cs = op.run(stream);
   const cudaError_t launch = cudaGetLastError();
   if (owned) cudaFreeAsync(workspace, stream);
   if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);

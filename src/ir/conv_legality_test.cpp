@@ -1,0 +1,160 @@
+// Table-driven legality tests for convolution kernels: each row is a whole
+// program and the exact diagnostics `check` gives, as "LINE:COL: message"
+// (the position is part of the contract: it points at the setting to fix).
+#include <gtest/gtest.h>
+
+#include "compiler/frontend.h"
+#include "ir/canonical.h"
+#include "ir/conv_problem.h"
+
+namespace ucutlass {
+namespace {
+
+struct Row {
+  const char* name;
+  const char* program;
+  std::vector<std::string> messages;  // exact, in order; empty = legal
+};
+
+void PrintTo(const Row& row, std::ostream* os) { *os << row.name; }
+
+std::vector<std::string> located_messages(const std::string& text) {
+  FrontendResult r = run_frontend("t.dsl", text);
+  std::vector<std::string> out;
+  for (const Diagnostic& d : r.diags->all()) {
+    LineCol lc = r.diags->file().line_col(d.span.begin);
+    out.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " + d.message);
+  }
+  return out;
+}
+
+class ConvLegality : public ::testing::TestWithParam<Row> {};
+
+TEST_P(ConvLegality, ExactDiagnostics) {
+  const Row& row = GetParam();
+  EXPECT_EQ(located_messages(row.program), row.messages) << row.program;
+}
+
+#define FPROP_BF16 "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 128, r = 3, s = 3, pad = 1)"
+
+INSTANTIATE_TEST_SUITE_P(
+    Rules, ConvLegality,
+    ::testing::Values(
+        // Legal programs: every pass and rank on sm90a, tf32 fprop, the sm80 path, a fused epilogue.
+        Row{"fprop_bias_relu", FPROP_BF16 ".with_types(bf16).with_epilogue(bias(col), relu)", {}},
+        Row{"dgrad_3d", "kernel k = conv3d(dgrad, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, "
+                        "pad = 1).with_types(bf16)",
+            {}},
+        Row{"wgrad_1d", "kernel k = conv1d(wgrad, n = 8, w = 1000, c = 64, k = 128, s = 5, pad = 2).with_types(f16)",
+            {}},
+        Row{"tf32_fprop", FPROP_BF16 ".with_types(f32)", {}},
+        Row{"residual_beta", FPROP_BF16 ".with_types(bf16).with_epilogue(beta(1.0), bias(col), relu)", {}},
+        Row{"dynamic_batch", "kernel k = conv2d(fprop, n = dynamic, h = dynamic, w = 56, c = 64, k = 64, r = 1, s = 1)"
+                             ".with_types(bf16)",
+            {}},
+        Row{"sm80_strided_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
+                                  "pad = 1, stride = 2).with_arch(sm80).with_types(f16)",
+            {}},
+        Row{"sm80_tf32x3_wgrad", "kernel k = conv2d(wgrad, n = 8, h = 28, w = 28, c = 32, k = 32, r = 3, s = 3, "
+                                 "pad = 1).with_arch(sm80).with_types(f32).with_math(tf32x3)",
+            {}},
+        // Lowering: names, required arguments, windows.
+        Row{"unknown_pass", "kernel k = conv2d(fwd, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3)",
+            {"1:19: unknown convolution pass 'fwd'"}},
+        Row{"missing_pass", "kernel k = conv2d(n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3)",
+            {"1:12: conv2d needs its pass first: fprop, dgrad or wgrad"}},
+        Row{"missing_filter", "kernel k = conv2d(fprop, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3)",
+            {"1:12: conv2d needs 's'"}},
+        Row{"typo", "kernel k = conv2d(fprop, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, dilaton = 2)",
+            {"1:75: unknown argument 'dilaton' of conv2d"}},
+        Row{"window_rank", "kernel k = conv2d(fprop, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3, pad = (1, 1, 1))",
+            {"1:81: pad has 3 values but conv2d has 2 spatial dimensions"}},
+        Row{"dynamic_channels", "kernel k = conv2d(fprop, n = 1, h = 8, w = 8, c = dynamic, k = 8, r = 3, s = 3)",
+            {"1:51: conv2d c must be fixed: channels and filter sizes decide alignment and legality"}},
+        // The problem.
+        Row{"groups_divide", "kernel k = conv2d(fprop, n = 8, h = 8, w = 8, c = 64, k = 96, r = 1, s = 1, groups = 5)"
+                             ".with_types(bf16)",
+            {"1:86: groups = 5 does not divide c = 64"}},
+        Row{"filter_too_big", "kernel k = conv2d(fprop, n = 1, h = 2, w = 8, c = 8, k = 8, r = 5, s = 3)"
+                              ".with_types(bf16)",
+            {"1:65: the filter does not fit the input: r = 5 with dilation 1 spans 5, but h = 2 with pad 0 is 2 wide"}},
+        Row{"layouts", FPROP_BF16 ".with_types(bf16).with_layouts(a = col)",
+            {"1:123: convolutions are channels-last (NHWC activations, KRSC filters); with_layouts does not apply"}},
+        Row{"split_k", FPROP_BF16 ".with_types(bf16).with_scheduler(split_k(2))",
+            {"1:121: stream-K and split-K are not available for convolutions in CUTLASS 4.2"}},
+        Row{"bias_row", FPROP_BF16 ".with_types(bf16).with_epilogue(bias(row))",
+            {"1:120: bias(row) would be one value per output pixel; a convolution's bias is per output channel"}},
+        Row{"residual_tensor", FPROP_BF16 ".with_types(bf16).with_epilogue(residual)",
+            {"1:120: epilogue tensor 'residual' is not supported on convolutions in this version"}},
+        Row{"wgrad_bias", "kernel k = conv2d(wgrad, n = 8, h = 28, w = 28, c = 32, k = 32, r = 3, s = 3, pad = 1)"
+                          ".with_types(bf16).with_epilogue(bias(col))",
+            {"1:119: a wgrad kernel writes the filter gradient, which has no bias to add"}},
+        // sm90a rules (CUTLASS 4.2 SM90 conv mainloop's can_implement and builder).
+        Row{"sm90_channels", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 3, k = 64, r = 7, s = 7, pad = 3)"
+                             ".with_types(bf16)",
+            {"1:53: sm90a convolutions load through TMA, which needs 16-byte aligned channels: c = 3 bf16 channels "
+             "are 6 bytes per pixel"}},
+        Row{"sm90_groups", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+                           "groups = 64).with_types(bf16)",
+            {"1:97: sm90a convolutions in CUTLASS 4.2 take groups = 1 (depthwise is groups = c, groups = 64)"}},
+        Row{"sm90_strided_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
+                                  "pad = 1, stride = 2).with_types(bf16)",
+            {"1:97: sm90a dgrad runs unit-stride problems only in this version (stride 2 along h)"}},
+        Row{"sm90_tf32_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
+                               "pad = 1).with_types(f32)",
+            {"1:19: sm90a dgrad reads an MN-major operand, which tf32 WGMMA cannot (it reads K-major operands only)"}},
+        Row{"sm90_schedule", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative)",
+            {"1:120: sm90a convolutions in CUTLASS 4.2 have one kernel schedule, the non-persistent 'warpspecialized' "
+             "(ConvUniversal does not dispatch cooperative or ping-pong conv kernels, and there is no cp.async conv "
+             "mainloop), not 'cooperative'"}},
+        Row{"sm90_3d_pad", "kernel k = conv3d(fprop, n = 1, d = 64, h = 16, w = 16, c = 16, k = 16, t = 3, r = 3, "
+                           "s = 3, pad = (20, 1, 1)).with_types(bf16)",
+            {"1:100: TMA im2col takes padding up to 16 for conv3d, not 20"}},
+        Row{"sm90_filter_reach", "kernel k = conv3d(fprop, n = 1, d = 64, h = 64, w = 64, c = 16, k = 16, t = 3, "
+                                 "r = 3, s = 3, dilation = 16).with_types(bf16)",
+            {"1:77: TMA im2col addresses filter offsets below 31 for conv3d; dilation * (t - 1) = 32"}},
+        Row{"sm90_tile_m", FPROP_BF16 ".with_types(bf16).with_tile(256, 128, 64)",
+            {"1:106: the sm90a conv schedule (warpspecialized, one consumer warp group) takes tile M = 64 or 128, not 256"}},
+        // sm80 rules (2.x implicit GEMM).
+        Row{"sm80_groups", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+                           "groups = 2).with_arch(sm80).with_types(bf16)",
+            {"1:97: grouped and depthwise convolutions are not yet emitted for sm80"}},
+        Row{"sm80_dilated_strided_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, "
+                                          "s = 3, pad = 2, stride = 2, dilation = 2).with_arch(sm80).with_types(f16)",
+            {"1:111: the sm80 strided dgrad kernel does not take dilation (dilation 2)"}},
+        Row{"sm80_3d_channels", "kernel k = conv3d(fprop, n = 1, d = 8, h = 8, w = 8, c = 4, k = 16, t = 3, r = 3, "
+                                "s = 3).with_arch(sm80).with_types(f16)",
+            {"1:58: sm80 conv3d loads 16-byte vectors: c = 4 f16 channels are 8 bytes per pixel"}}),
+    [](const ::testing::TestParamInfo<Row>& info) { return std::string(info.param.name); });
+
+#undef FPROP_BF16
+
+TEST(ConvProblem, ImplicitGemmExtents) {
+  FrontendResult r = run_frontend(
+      "t.dsl", "kernel f = conv2d(fprop, n = 8, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)"
+               ".with_types(bf16)\n"
+               "kernel d = conv2d(dgrad, n = 2, h = 9, w = 9, c = 32, k = 16, r = 3, s = 3, stride = 2)"
+               ".with_arch(sm80).with_types(f16)\n"
+               "kernel w = conv1d(wgrad, n = 4, w = 100, c = 16, k = 8, s = 5, pad = 2).with_types(bf16)\n");
+  ASSERT_TRUE(r.ok) << r.diags->render();
+  const ir::GemmKernel& f = r.program.kernels[0];
+  EXPECT_EQ(f.m.value, 8 * 512 * 1024);
+  EXPECT_EQ(f.n.value, 128);
+  EXPECT_EQ(f.k.value, 9 * 64);
+  const ir::GemmKernel& d = r.program.kernels[1];
+  EXPECT_EQ(d.conv->output(1), 4);  // (9 - 3) / 2 + 1
+  EXPECT_EQ(d.m.value, 2 * 9 * 9);
+  EXPECT_EQ(d.n.value, 32);
+  EXPECT_EQ(d.k.value, 9 * 16);
+  const ir::GemmKernel& w = r.program.kernels[2];
+  EXPECT_EQ(w.m.value, 8);
+  EXPECT_EQ(w.n.value, 5 * 16);
+  EXPECT_EQ(w.k.value, 4 * 100);
+  EXPECT_NE(ir::canonical_text(r.program).find(
+                "conv=conv2d(fprop,n=8,dhw=1,512,1024,c=64,k=128,trs=1,3,3,pad=0,1,1,stride=1,1,1,dilation=1,1,1,"
+                "groups=1)"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace ucutlass

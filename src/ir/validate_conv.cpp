@@ -1,0 +1,305 @@
+#include "ir/validate_conv.h"
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+
+namespace ucutlass::ir {
+
+namespace {
+
+std::string str(int64_t v) { return std::to_string(v); }
+std::string tname(DType t) { return std::string(name_of(t)); }
+
+// The hint for what sm90a cannot do but the SM80 implicit GEMM can.
+constexpr const char* kSm80Hint = "with_arch(sm80): the SM80 implicit-GEMM convolution runs on Hopper too";
+
+class ConvValidator {
+ public:
+  ConvValidator(const GemmKernel& k, Diagnostics& d) : k_(k), p_(*k.conv), d_(d), errors_before_(d.error_count()) {}
+
+  bool run() {
+    check_settings();
+    check_epilogue();
+    // Architecture rules assume a well-formed problem with aligned operands.
+    if (!check_problem() || !check_alignment()) return false;
+    if (k_.arch.value == Arch::sm90a) {
+      check_sm90_types();
+      check_sm90_problem();
+      check_sm90_schedule();
+    } else {
+      check_sm80();
+    }
+    return d_.error_count() == errors_before_;
+  }
+
+ private:
+  void error(Span s, std::string msg, std::string legal = {}, std::string hint = {}) {
+    d_.error(s, std::move(msg), std::move(legal), std::move(hint));
+  }
+  std::string op() const { return conv_op_name(p_); }
+
+  // ---- the problem itself ------------------------------------------------
+
+  bool check_problem() {
+    const size_t before = d_.error_count();
+    const int64_t g = p_.groups.value;
+    if (p_.c.value % g != 0 || p_.k.value % g != 0)
+      error(p_.groups.span, "groups = " + str(g) + " does not divide " +
+                                (p_.c.value % g != 0 ? "c = " + str(p_.c.value) : "k = " + str(p_.k.value)),
+            "a group count that divides both c = " + str(p_.c.value) + " and k = " + str(p_.k.value));
+    for (int i = p_.first_dim(); i < 3; ++i) {
+      if (p_.input[i].is_dynamic() || p_.output(i) > 0) continue;
+      const std::string in = input_dim_name(i), f = filter_dim_name(i);
+      error(p_.filter[i].span,
+            "the filter does not fit the input: " + f + " = " + str(p_.filter[i].value) + " with dilation " +
+                str(p_.dilation.value[i]) + " spans " + str(p_.dilation.value[i] * (p_.filter[i].value - 1) + 1) + ", but " +
+                in + " = " + str(p_.input[i].value) + " with pad " + str(p_.pad.value[i]) + " is " +
+                str(p_.input[i].value + 2 * p_.pad.value[i]) + " wide",
+            in + " + 2 pad >= dilation * (" + f + " - 1) + 1");
+    }
+    constexpr int64_t kMaxInt = 2147483647;
+    if (k_.m.value > kMaxInt || k_.n.value > kMaxInt || k_.k.value > kMaxInt)
+      error(k_.name_span, "the implicit GEMM of this " + op() + " is " + str(k_.m.value) + " x " + str(k_.n.value) +
+                              " x " + str(k_.k.value) + ", beyond CUTLASS's 32-bit extents",
+            "M, N, K (output pixels, channels, filter taps x channels) at most 2^31 - 1", "split the batch");
+    return d_.error_count() == before;
+  }
+
+  // Settings that mean nothing for a convolution.
+  void check_settings() {
+    for (const Setting<Layout>* l : {&k_.layout_a, &k_.layout_b, &k_.layout_c})
+      if (!l->is_auto) {
+        error(l->span, "convolutions are channels-last (NHWC activations, KRSC filters); with_layouts does not apply",
+              "no with_layouts on " + op() + " kernels",
+              "PyTorch's NCHW tensors are converted by the torch binding (docs/codegen.md)");
+        break;
+      }
+    if (k_.scheduler.value == TileScheduler::stream_k || k_.scheduler.value == TileScheduler::split_k)
+      error(k_.scheduler.span, "stream-K and split-K are not available for convolutions in CUTLASS 4.2",
+            "with_scheduler(auto) or none");
+    if (!k_.raster.is_auto && k_.raster.value != RasterOrder::heuristic)
+      error(k_.raster.span, "convolution kernels do not take a raster order", "with_raster(heuristic) or none");
+  }
+
+  // The epilogue sees D as [output pixels, output channels] (fprop, dgrad) or
+  // [K, T*R*S*C] (wgrad): a per-channel vector is a `col` vector of length N
+  // in the first two passes; aux tensors would need the conv's nested strides.
+  void check_epilogue() {
+    for (const EpilogueStep& s : k_.epilogue) {
+      if (s.kind == EpilogueStep::Kind::bias && s.bias == BiasKind::row)
+        error(s.span, "bias(row) would be one value per output pixel; a convolution's bias is per output channel",
+              "bias(col): one value per output channel, like nn.Conv2d's bias");
+      else if (s.kind == EpilogueStep::Kind::bias && p_.mode == ConvMode::wgrad)
+        error(s.span, "a wgrad kernel writes the filter gradient, which has no bias to add",
+              "alpha, beta and element-wise steps on wgrad");
+    }
+    for (const EpilogueExtra& x : k_.extras) {
+      if (x.kind == ExtraKind::matrix)
+        error(x.span, "epilogue tensor '" + x.name + "' is not supported on convolutions in this version",
+              "scalars and per-channel vectors (col); for a residual add, read C: with_epilogue(beta(1.0))");
+      else if (x.kind == ExtraKind::row)
+        error(x.span, "'" + x.name + "' is a row vector (one value per output pixel), not per channel",
+              "col vectors: one value per output channel");
+      else if (x.kind == ExtraKind::col && p_.mode == ConvMode::wgrad)
+        error(x.span, "a wgrad kernel takes no per-channel vectors in its epilogue", "scalars and constants on wgrad");
+    }
+  }
+
+  bool check_alignment() {
+    const size_t before = d_.error_count();
+    const ConvContiguous cc = conv_contiguous_channels(p_);
+    const char* names[3] = {"A", "B", "C/D"};
+    const Setting<int>* aligns[3] = {&k_.align_a, &k_.align_b, &k_.align_c};
+    const int64_t extents[3] = {cc.a, cc.b, cc.d};
+    for (int i = 0; i < 3; ++i) {
+      const Setting<int>& a = *aligns[i];
+      if (a.value <= 0 || extents[i] % a.value == 0) continue;
+      error(a.span, std::string(names[i]) + " holds " + str(extents[i]) + " contiguous channels" +
+                        (p_.groups.value > 1 ? " per group" : "") + ", which alignment " + str(a.value) +
+                        " does not divide",
+            "an alignment that divides " + str(extents[i]), "with_alignment(" +
+                std::string(i == 0 ? "a" : i == 1 ? "b" : "c") + " = auto)");
+    }
+    return d_.error_count() == before;
+  }
+
+  // ---- SM90 ----------------------------------------------------------------
+
+  void check_sm90_types() {
+    if (is_fp8(k_.a.value))
+      error(k_.a.span, "fp8 convolutions are not supported in this version", "f16, bf16, or f32 (tf32) for fprop");
+    if (k_.math.value == MathPath::tf32x3 || k_.math.value == MathPath::simt)
+      error(k_.math.span, "sm90a has no '" + std::string(name_of(k_.math.value)) + "' convolution mainloop",
+            "with_math(tf32) on sm90a", kSm80Hint);
+    if (k_.a.value == DType::f32 && p_.mode != ConvMode::fprop)
+      error(p_.mode_span, "sm90a " + std::string(name_of(p_.mode)) +
+                              " reads an MN-major operand, which tf32 WGMMA cannot (it reads K-major operands only)",
+            "fprop for f32 (tf32) on sm90a; f16 or bf16 for dgrad and wgrad", kSm80Hint);
+  }
+
+  void check_sm90_problem() {
+    if (p_.groups.value > 1) {
+      error(p_.groups.span,
+            "sm90a convolutions in CUTLASS 4.2 take groups = 1 (" +
+                std::string(p_.is_depthwise() ? "depthwise is groups = c" : "grouped") + ", groups = " +
+                str(p_.groups.value) + ")",
+            "groups = 1 on sm90a", "grouped and depthwise convolutions are not yet emitted on sm80 either");
+      return;  // the channel rules below assume one group
+    }
+    if (p_.mode == ConvMode::dgrad)
+      for (int i = p_.first_dim(); i < 3; ++i)
+        if (p_.stride.value[i] != 1) {
+          error(p_.stride.span, "sm90a dgrad runs unit-stride problems only in this version (stride " +
+                                    str(p_.stride.value[i]) + " along " + input_dim_name(i) + ")",
+                "stride = 1 for dgrad on sm90a", kSm80Hint);
+          break;
+        }
+    // Channel alignment for TMA: A's and B's contiguous channels are c and k in every pass.
+    const ConvContiguous cc = conv_contiguous_channels(p_);
+    const int in_vec = 128 / bits_of(k_.a.value);
+    for (auto [extent, name, span] : {std::tuple{p_.c.value, "c", p_.c.span}, std::tuple{p_.k.value, "k", p_.k.span}})
+      if (extent % in_vec != 0) {
+        error(span, "sm90a convolutions load through TMA, which needs 16-byte aligned channels: " + std::string(name) +
+                        " = " + str(extent) + " " + tname(k_.a.value) + " channels are " +
+                        str(extent * bits_of(k_.a.value) / 8) + " bytes per pixel",
+              std::string(name) + " a multiple of " + str(in_vec) + " for " + tname(k_.a.value),
+              "pad the channels with zeros to a multiple of " + str(in_vec) + " (the result is unchanged)");
+        return;
+      }
+    for (auto [align, t, name] : {std::tuple{&k_.align_a, k_.a.value, "A"}, std::tuple{&k_.align_b, k_.b.value, "B"},
+                                  std::tuple{&k_.align_c, k_.d.value, "C/D"}})
+      if (align->value * bits_of(t) % 128 != 0) {
+        error(align->span, std::string("TMA moves 16-byte vectors; ") + name + " alignment " + str(align->value) +
+                               " x " + str(bits_of(t)) + " bits is " + str(align->value * bits_of(t) / 8) + " bytes",
+              str(128 / bits_of(t)) + " elements, or with_alignment(" +
+                  (name[0] == 'A' ? "a" : name[0] == 'B' ? "b" : "c") + " = auto)");
+        return;
+      }
+    const int out_vec = 128 / bits_of(k_.d.value);
+    if (cc.d % out_vec != 0)
+      error(k_.d.span, "the TMA epilogue writes 16-byte vectors; " + str(cc.d) + " " + tname(k_.d.value) +
+                           " output channels per pixel do not fill them",
+            "output channels a multiple of " + str(out_vec) + " for a " + tname(k_.d.value) + " output");
+    // TMA im2col bounds (can_implement of the SM90 conv mainloop), per spatial rank.
+    const int dims = p_.dims;
+    const int64_t pad_limit = dims == 1 ? 65536 : dims == 2 ? 256 : 16;
+    const int64_t corner_limit = int64_t{1} << (16 / dims - 1);
+    const int64_t offset_limit = (int64_t{1} << (16 / dims)) - 1;
+    for (int i = p_.first_dim(); i < 3; ++i) {
+      const int64_t pad = p_.pad.value[i], reach = (p_.filter[i].value - 1) * p_.dilation.value[i];
+      if (pad > pad_limit) {
+        error(p_.pad.span, "TMA im2col takes padding up to " + str(pad_limit) + " for " + op() + ", not " + str(pad),
+              "pad <= " + str(pad_limit));
+        return;
+      }
+      if (reach >= offset_limit) {
+        error(p_.filter[i].span, "TMA im2col addresses filter offsets below " + str(offset_limit) + " for " + op() +
+                                     "; dilation * (" + filter_dim_name(i) + " - 1) = " + str(reach),
+              "dilation * (" + std::string(filter_dim_name(i)) + " - 1) < " + str(offset_limit), kSm80Hint);
+        return;
+      }
+      int64_t lower = -pad, upper = pad - reach;
+      if (p_.mode == ConvMode::dgrad) {
+        lower = pad - reach;
+        upper = p_.input[i].is_dynamic() ? lower : lower + p_.input[i].value - p_.output(i);
+      }
+      if (lower < -corner_limit || lower > corner_limit - 1 || upper < -corner_limit || upper > corner_limit - 1) {
+        error(p_.pad.span.end > p_.pad.span.begin ? p_.pad.span : p_.filter[i].span,
+              "TMA im2col corners of " + op() + " must lie in [" + str(-corner_limit) + ", " + str(corner_limit - 1) +
+                  "]; padding " + str(pad) + " and filter reach " + str(reach) + " along " + input_dim_name(i) +
+                  " give " + str(lower) + " and " + str(upper),
+              "smaller padding or filter reach", kSm80Hint);
+        return;
+      }
+    }
+  }
+
+  void check_sm90_schedule() {
+    const int tile_m = k_.tile.value.m;
+    if (tile_m % 64 == 0 && tile_m >= 64 && tile_m <= 256 && tile_m != 64 && tile_m != 128)  // else the tile rule speaks
+      error(k_.tile.span, "the sm90a conv schedule (warpspecialized, one consumer warp group) takes tile M = 64 or "
+                          "128, not " + str(tile_m),
+            "with_tile(128, N, K) or with_tile(64, N, K)");
+    KernelSchedule s = k_.schedule.value;
+    if (s != KernelSchedule::warpspecialized)
+      error(k_.schedule.span, "sm90a convolutions in CUTLASS 4.2 have one kernel schedule, the non-persistent "
+                              "'warpspecialized' (ConvUniversal does not dispatch cooperative or ping-pong conv "
+                              "kernels, and there is no cp.async conv mainloop), not '" +
+                                  std::string(name_of(s)) + "'",
+            "with_schedule(warpspecialized) or auto");
+    EpilogueSchedule e = k_.epilogue_schedule.value;
+    if (e != EpilogueSchedule::tma_warpspecialized && e != EpilogueSchedule::tma)
+      error(k_.epilogue_schedule.span, "sm90a convolutions use the TMA epilogue that pairs with 'warpspecialized'",
+            "epilogue = tma or tma_warpspecialized (or auto)");
+  }
+
+  // ---- SM80 ----------------------------------------------------------------
+
+  // CUTLASS 2.x implicit GEMM (conv/kernel/default_conv{2,3}d_*.h, device/implicit_gemm_convolution.h).
+  void check_sm80() {
+    if (p_.groups.value > 1)
+      error(p_.groups.span, "grouped and depthwise convolutions are not yet emitted for sm80", "groups = 1");
+    if (k_.math.value == MathPath::simt)
+      error(k_.math.span, "the SIMT path is not emitted for convolutions", "tensor_op, tf32, tf32x3");
+    if (p_.mode == ConvMode::dgrad)
+      for (int i = p_.first_dim(); i < 3; ++i)
+        if (p_.stride.value[i] != 1 && (p_.dilation.value[0] != 1 || p_.dilation.value[1] != 1 ||
+                                        p_.dilation.value[2] != 1)) {
+          error(p_.dilation.span, "the sm80 strided dgrad kernel does not take dilation (dilation " +
+                                      str(p_.dilation.value[i]) + ")",
+                "dilation = 1 with stride > 1, or stride = 1");
+          break;
+        }
+    // The 3D defaults have no alignment parameters: they always move 128-bit vectors.
+    const int vec = 128 / bits_of(k_.a.value);
+    if (p_.dims == 3)
+      for (auto [extent, name, span] : {std::tuple{p_.c.value, "c", p_.c.span}, std::tuple{p_.k.value, "k", p_.k.span}})
+        if (extent % vec != 0) {
+          error(span, "sm80 conv3d loads 16-byte vectors: " + std::string(name) + " = " + str(extent) + " " +
+                          tname(k_.a.value) + " channels are " + str(extent * bits_of(k_.a.value) / 8) +
+                          " bytes per pixel",
+                std::string(name) + " a multiple of " + str(vec) + " for " + tname(k_.a.value),
+                "pad the channels with zeros to a multiple of " + str(vec));
+          return;
+        }
+    // The optimized iterators precompute filter offsets for at most 32 taps per dimension.
+    for (int i = p_.first_dim(); i < 3; ++i)
+      if (p_.filter[i].value > 32) {
+        error(p_.filter[i].span, std::string(filter_dim_name(i)) + " = " + str(p_.filter[i].value) +
+                                     " is beyond the 32 taps per dimension of the optimized sm80 iterators",
+              std::string(filter_dim_name(i)) + " <= 32");
+        return;
+      }
+    // 2.x conv kernels address each tensor with 32-bit byte offsets.
+    constexpr int64_t kMaxBytes = int64_t{1} << 31;
+    const int64_t act = p_.input_pixels() * p_.c.value * bits_of(k_.a.value) / 8;
+    const int64_t out = p_.output_pixels() * p_.k.value * bits_of(k_.a.value) / 8;
+    if (act >= kMaxBytes || out >= kMaxBytes)
+      error(k_.name_span, "an sm80 convolution tensor of " + str(std::max(act, out)) +
+                              " bytes exceeds the 2 GiB the 2.x kernels address",
+            "tensors under 2 GiB", "split the batch");
+  }
+
+  const GemmKernel& k_;
+  const ConvProblem& p_;
+  Diagnostics& d_;
+  size_t errors_before_;
+};
+
+}  // namespace
+
+ConvContiguous conv_contiguous_channels(const ConvProblem& p) {
+  const int64_t g = p.groups.value > 0 ? p.groups.value : 1;
+  const int64_t c = p.c.value / g, k = p.k.value / g;
+  switch (p.mode) {
+    case ConvMode::fprop: return {c, c, k};
+    case ConvMode::dgrad: return {k, c, c};
+    case ConvMode::wgrad: return {k, c, c};
+  }
+  return {};
+}
+
+bool validate_conv(const GemmKernel& k, Diagnostics& diags) { return ConvValidator(k, diags).run(); }
+
+}  // namespace ucutlass::ir
