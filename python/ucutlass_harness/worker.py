@@ -10,6 +10,13 @@ stands); no RESULT and death by a signal means "crashed"; running past the
 timeout means the whole process group is killed and the verdict is "timeout".
 Either way the partial record from PROGRESS is attached, and the next task gets
 a new process (a new CUDA context).
+
+Launch. By default the worker is forked from this process's fork server
+(forkserver.py: a process that imported torch once and never initializes CUDA),
+which saves the interpreter and torch start-up per task; the child runs the same
+worker_main in its own session with the same files, environment and exit-status
+convention. If the server cannot start, refuses the task, or UCUTLASS_FORKSERVER=0,
+the worker is spawned as described above. worker_info["launch"] says which.
 """
 
 import json
@@ -20,6 +27,8 @@ import sys
 import tempfile
 import time
 import traceback
+
+from . import forkserver
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TAIL_CHARS = 4000
@@ -56,6 +65,30 @@ def signal_name(returncode):
         return f"signal {-returncode}"
 
 
+def _spawn(argv, env, out_path, err_path, timeout_s):
+    """A fresh interpreter in a new session; returns (returncode, timed_out)."""
+    cmd = [sys.executable, "-m", "ucutlass_harness", "_worker"] + argv
+    with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
+        proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
+                                env=env, start_new_session=True)
+        timed_out = False
+        try:
+            proc.wait(timeout=timeout_s)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                proc.kill()
+            proc.wait()
+    # Grandchildren (e.g. a compiler) may outlive a crashed worker; end the group.
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    return proc.returncode, timed_out
+
+
 def run_task(task, timeout_s, env_extra=None):
     """Run one task in a fresh worker; always returns a dict with a "verdict"."""
     with tempfile.TemporaryDirectory(prefix="ucutlass_worker_") as d:
@@ -65,32 +98,30 @@ def run_task(task, timeout_s, env_extra=None):
         out_path = os.path.join(d, "stdout.txt")
         err_path = os.path.join(d, "stderr.txt")
         write_json_atomic(task_path, task)
-        env = dict(os.environ)
-        env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        base_env = dict(os.environ)
+        base_env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + base_env["PYTHONPATH"]
+                                                   if base_env.get("PYTHONPATH") else "")
+        env = dict(base_env)
         env.update(env_extra or {})
-        cmd = [sys.executable, "-m", "ucutlass_harness", "_worker", task_path, result_path, progress_path]
+        argv = [task_path, result_path, progress_path]
         start = time.monotonic()
-        with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
-            proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
-                                    env=env, start_new_session=True)
-            timed_out = False
+        launch, note = "spawn", None
+        returncode = None
+        if forkserver.enabled():
             try:
-                proc.wait(timeout=timeout_s)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                try:
-                    os.killpg(proc.pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    proc.kill()
-                proc.wait()
-        # Grandchildren (e.g. a compiler) may outlive a crashed worker; end the group.
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+                r = forkserver.client().run(base_env, env, argv, out_path, err_path, timeout_s)
+                launch, returncode, timed_out, note = "forkserver", r["returncode"], r["timed_out"], r.get("note")
+                start = r["start"]
+            except forkserver.Unavailable as e:
+                note = f"spawned: {e}"
+                start = time.monotonic()
+        if launch == "spawn":
+            returncode, timed_out = _spawn(argv, env, out_path, err_path, timeout_s)
         wall = time.monotonic() - start
-        worker_info = {"returncode": proc.returncode, "wall_s": round(wall, 3),
+        worker_info = {"returncode": returncode, "wall_s": round(wall, 3), "launch": launch,
                        "stdout_tail": _tail(out_path), "stderr_tail": _tail(err_path)}
+        if note:
+            worker_info["launch_note"] = note
         result = _read_json(result_path)
         progress = _read_json(progress_path) or {}
         if result is not None and not timed_out:
@@ -101,12 +132,12 @@ def run_task(task, timeout_s, env_extra=None):
         if timed_out:
             verdict = "timeout"
             message = f"worker killed after {timeout_s:g} s (phase: {phase or 'startup'})"
-        elif proc.returncode is not None and proc.returncode < 0:
+        elif returncode is not None and returncode < 0:
             verdict = "crashed"
-            message = f"worker died by {signal_name(proc.returncode)} (phase: {phase or 'startup'})"
+            message = f"worker died by {signal_name(returncode)} (phase: {phase or 'startup'})"
         else:
             verdict = "crashed"
-            message = f"worker exited with code {proc.returncode} without a result (phase: {phase or 'startup'})"
+            message = f"worker exited with code {returncode} without a result (phase: {phase or 'startup'})"
         record = dict(partial)
         record.setdefault("format", "ucutlass-eval-result")
         record.setdefault("version", 1)
@@ -132,7 +163,8 @@ class Progress:
 
 
 def _fake_task(task, progress):
-    """A task without torch, to test the protocol: ok, raise, segfault, hang, exit."""
+    """Fake tasks to test the protocol: ok, raise, segfault, abort, hang, sleep, exit (no torch);
+    probe (imports torch: what the worker process sees, for the fork server tests)."""
     action = task.get("action", "ok")
     progress.partial["signals"] = [{"name": "threads", "fired": False, "detail": "fake", "kind": "gaming"}]
     progress.phase(f"fake:{action}")
@@ -149,10 +181,37 @@ def _fake_task(task, progress):
     if action == "hang":
         while True:
             time.sleep(1)
+    if action == "sleep":
+        time.sleep(float(task.get("seconds", 1)))
+        return {"format": "ucutlass-eval-result", "version": 1, "verdict": "ok", "signals": []}
+    if action == "probe":
+        return _probe(task)
     if action == "exit":
         sys.stdout.flush()
         os._exit(int(task.get("code", 3)))
     raise ValueError(f"unknown fake action {action!r}")
+
+
+def _probe(task):
+    import threading
+    frozen_at_start = sorted(m for m in ("torch._dynamo", "torch._inductor", "triton") if m in sys.modules)
+    import torch
+    info = {"format": "ucutlass-eval-result", "version": 1, "verdict": "ok", "signals": [],
+            "pid": os.getpid(), "sid": os.getsid(0), "pgid": os.getpgid(0), "cwd": os.getcwd(),
+            "python_threads": threading.active_count(), "cuda_initialized": torch.cuda.is_initialized(),
+            "frozen_at_start": frozen_at_start, "sys_path": list(sys.path), "argv": list(sys.argv),
+            "env": {k: os.environ.get(k) for k in task.get("env_keys", [])}}
+    print("probe stdout")
+    print("probe stderr", file=sys.stderr)
+    if task.get("inductor"):
+        import torch._inductor.config as inductor_config
+        from torch._inductor.runtime.cache_dir_utils import cache_dir
+        from torch.utils import cpp_extension
+        info["inductor_cache_dir"] = cache_dir()
+        info["fx_graph_cache"] = inductor_config.fx_graph_cache
+        info["compile_threads"] = inductor_config.compile_threads
+        info["extensions_dir"] = cpp_extension._get_build_directory("ucutlass_probe", False)
+    return info
 
 
 def worker_main(task_path, result_path, progress_path=None):
