@@ -158,13 +158,15 @@ $BIAS_PARAMS$$EXTRA_PARAMS$  p.n = static_cast<int>(n);
 
 // Per pass: where n, the channels and the input extents come from, what is checked, what is returned.
 constexpr std::string_view kFpropShapes = R"CPP(  const int64_t n = x.size(0), in_c = x.size(1), out_c = w.size(0);
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   const std::array<int64_t, 3> in = spatial_of(x);
 )CPP";
-constexpr std::string_view kFpropChecks = R"CPP(  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+constexpr std::string_view kFpropChecks = R"CPP(  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c, in_c / groups, filter...] = [", out_c, ", ", in_c / kGroups,
               ", ...] with the compiled filter size, got ", w.sizes());
 )CPP";
 constexpr std::string_view kDgradShapes = R"CPP(  const int64_t n = dy.size(0), out_c = dy.size(1), in_c = w.size(1) * kGroups;
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   // The input extent a stride-s conv maps onto dy (output_padding 0) unless the program fixes it.
   constexpr int64_t kInput[3] = {$INPUT$};  // 0: dynamic
   const std::array<int64_t, 3> dy_spatial = spatial_of(dy);
@@ -172,7 +174,7 @@ constexpr std::string_view kDgradShapes = R"CPP(  const int64_t n = dy.size(0), 
   for (int i = 0; i < 3; ++i)
     in[i] = kInput[i] != 0 ? kInput[i] : (dy_spatial[i] - 1) * kStride[i] - 2 * kPad[i] + kDilation[i] * (kFilter[i] - 1) + 1;
 )CPP";
-constexpr std::string_view kDgradChecks = R"CPP(  TORCH_CHECK(w.size(0) == out_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+constexpr std::string_view kDgradChecks = R"CPP(  TORCH_CHECK(w.size(0) == out_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c = ", out_c, ", in_c / groups, filter...] with the compiled filter size, got ",
               w.sizes());
   TORCH_CHECK(out == dy_spatial, kernel, ": dy's spatial extents do not match the input's convolution output");

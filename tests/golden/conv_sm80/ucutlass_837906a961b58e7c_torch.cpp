@@ -144,6 +144,7 @@ torch::Tensor upsample(torch::Tensor dy, torch::Tensor w, double alpha) {
   check_conv_tensor(dy, kernel, "dy", torch::kHalf, 4, dy);
   check_conv_tensor(w, kernel, "w", torch::kHalf, 4, dy);
   const int64_t n = dy.size(0), out_c = dy.size(1), in_c = w.size(1) * kGroups;
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   // The input extent a stride-s conv maps onto dy (output_padding 0) unless the program fixes it.
   constexpr int64_t kInput[3] = {1, 64, 64};  // 0: dynamic
   const std::array<int64_t, 3> dy_spatial = spatial_of(dy);
@@ -152,7 +153,7 @@ torch::Tensor upsample(torch::Tensor dy, torch::Tensor w, double alpha) {
     in[i] = kInput[i] != 0 ? kInput[i] : (dy_spatial[i] - 1) * kStride[i] - 2 * kPad[i] + kDilation[i] * (kFilter[i] - 1) + 1;
   std::array<int64_t, 3> out{};
   for (int i = 0; i < 3; ++i) out[i] = conv_output_extent(in[i], kPad[i], kFilter[i], kStride[i], kDilation[i]);
-  TORCH_CHECK(w.size(0) == out_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+  TORCH_CHECK(w.size(0) == out_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c = ", out_c, ", in_c / groups, filter...] with the compiled filter size, got ",
               w.sizes());
   TORCH_CHECK(out == dy_spatial, kernel, ": dy's spatial extents do not match the input's convolution output");
@@ -202,10 +203,11 @@ torch::Tensor downsample(torch::Tensor x, torch::Tensor w, double alpha) {
   check_conv_tensor(x, kernel, "x", torch::kHalf, 4, x);
   check_conv_tensor(w, kernel, "w", torch::kHalf, 4, x);
   const int64_t n = x.size(0), in_c = x.size(1), out_c = w.size(0);
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   const std::array<int64_t, 3> in = spatial_of(x);
   std::array<int64_t, 3> out{};
   for (int i = 0; i < 3; ++i) out[i] = conv_output_extent(in[i], kPad[i], kFilter[i], kStride[i], kDilation[i]);
-  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c, in_c / groups, filter...] = [", out_c, ", ", in_c / kGroups,
               ", ...] with the compiled filter size, got ", w.sizes());
   c10::cuda::CUDAGuard guard(x.device());
@@ -305,10 +307,11 @@ torch::Tensor video(torch::Tensor x, torch::Tensor w, double alpha) {
   check_conv_tensor(x, kernel, "x", torch::kBFloat16, 5, x);
   check_conv_tensor(w, kernel, "w", torch::kBFloat16, 5, x);
   const int64_t n = x.size(0), in_c = x.size(1), out_c = w.size(0);
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   const std::array<int64_t, 3> in = spatial_of(x);
   std::array<int64_t, 3> out{};
   for (int i = 0; i < 3; ++i) out[i] = conv_output_extent(in[i], kPad[i], kFilter[i], kStride[i], kDilation[i]);
-  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c, in_c / groups, filter...] = [", out_c, ", ", in_c / kGroups,
               ", ...] with the compiled filter size, got ", w.sizes());
   c10::cuda::CUDAGuard guard(x.device());

@@ -138,6 +138,7 @@ torch::Tensor grad_input_3d(torch::Tensor dy, torch::Tensor w, double alpha) {
   check_conv_tensor(dy, kernel, "dy", torch::kBFloat16, 5, dy);
   check_conv_tensor(w, kernel, "w", torch::kBFloat16, 5, dy);
   const int64_t n = dy.size(0), out_c = dy.size(1), in_c = w.size(1) * kGroups;
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   // The input extent a stride-s conv maps onto dy (output_padding 0) unless the program fixes it.
   constexpr int64_t kInput[3] = {8, 16, 16};  // 0: dynamic
   const std::array<int64_t, 3> dy_spatial = spatial_of(dy);
@@ -146,7 +147,7 @@ torch::Tensor grad_input_3d(torch::Tensor dy, torch::Tensor w, double alpha) {
     in[i] = kInput[i] != 0 ? kInput[i] : (dy_spatial[i] - 1) * kStride[i] - 2 * kPad[i] + kDilation[i] * (kFilter[i] - 1) + 1;
   std::array<int64_t, 3> out{};
   for (int i = 0; i < 3; ++i) out[i] = conv_output_extent(in[i], kPad[i], kFilter[i], kStride[i], kDilation[i]);
-  TORCH_CHECK(w.size(0) == out_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+  TORCH_CHECK(w.size(0) == out_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c = ", out_c, ", in_c / groups, filter...] with the compiled filter size, got ",
               w.sizes());
   TORCH_CHECK(out == dy_spatial, kernel, ": dy's spatial extents do not match the input's convolution output");

@@ -135,10 +135,11 @@ torch::Tensor conv3x3_bias_relu(torch::Tensor x, torch::Tensor w, torch::Tensor 
   check_conv_tensor(x, kernel, "x", torch::kBFloat16, 4, x);
   check_conv_tensor(w, kernel, "w", torch::kBFloat16, 4, x);
   const int64_t n = x.size(0), in_c = x.size(1), out_c = w.size(0);
+  const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   const std::array<int64_t, 3> in = spatial_of(x);
   std::array<int64_t, 3> out{};
   for (int i = 0; i < 3; ++i) out[i] = conv_output_extent(in[i], kPad[i], kFilter[i], kStride[i], kDilation[i]);
-  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == std::array<int64_t, 3>{kFilter[0], kFilter[1], kFilter[2]},
+  TORCH_CHECK(w.size(1) * kGroups == in_c && spatial_of(w) == filter,
               kernel, ": w must be [out_c, in_c / groups, filter...] = [", out_c, ", ", in_c / kGroups,
               ", ...] with the compiled filter size, got ", w.sizes());
   TORCH_CHECK(bias.is_cuda() && bias.device() == x.device(), kernel, ": bias must be on ", x.device());
