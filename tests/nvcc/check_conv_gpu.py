@@ -1,0 +1,538 @@
+#!/usr/bin/env python3
+"""Convolution kernels on the GPU: numerics against a float64 PyTorch reference, and a benchmark beside cuDNN.
+
+Usage (GPU machine, from the repository root, after scripts/build):
+    python3 tests/nvcc/check_conv_gpu.py [--jobs 16] [--only CASE...] [--no-bench | --bench-only]
+                                         [--torch-binding] [--out FILE]
+    python3 tests/nvcc/check_conv_gpu.py --dry-run      # CPU machine: no nvcc, no GPU (see below)
+
+Numerics: each case of CASES is one DSL program with one conv kernel (sm90a and sm80; fprop, dgrad, wgrad;
+1D, 2D, 3D; stride, padding, dilation; tf32; fused bias and activations; C read as a residual; a transposed
+convolution through dgrad; a dynamic batch). All programs are built by one `ucutlass build --json -j JOBS`;
+a program that fails to build is recorded and the others still run. Each kernel runs through its C API
+(ctypes, `ucutlass_conv_params`) on channels-last tensors converted from PyTorch's NCHW ones, exactly as the
+torch binding does, and its result is compared with F.conv{1,2,3}d / torch.nn.grad.conv*_input /
+conv*_weight (and F.conv_transpose2d for the transposed case) in float64 on the same rounded inputs,
+followed by the manifest's epilogue. Error = max |out - ref| / (1 + |ref|), thresholds per output type.
+
+Benchmark (skipped by --no-bench): conv2d fprop 3x3, N = 8, C 64 -> 128, 512 x 1024, pad 1:
+  * bf16: ucutlass (sm90a) against F.conv2d (cuDNN), both on channels_last tensors, in one run, the ratio
+    reported (> 1: ucutlass faster); also with the fused bias + ReLU against conv2d + bias + relu, and the
+    cost of the NCHW -> channels_last copy the torch binding makes for an NCHW input;
+  * f32 inputs: the ucutlass TF32 kernel against PyTorch's default f32 conv (cuDNN with
+    torch.backends.cudnn.allow_tf32 as PyTorch sets it, True by default) and against exact f32
+    (allow_tf32 = False); accuracy of each against float64 on one image.
+Timing: CUDA events around each call, warm-up first, median and minimum over --iters runs.
+
+--torch-binding additionally compiles one emitted torch binding (fprop + bias + ReLU) with
+torch.utils.cpp_extension against the built library and checks NCHW and channels_last inputs through it.
+
+--dry-run (any machine with PyTorch): `ucutlass compile` instead of build, the references on the CPU, and
+the kernel replaced by float32 PyTorch, so the data paths, the manifest reading and the reference maths
+are exercised without a GPU.
+
+Writes bench/results/conv-<date>.json with provenance (command, git commit, nvcc, driver, host, GPU,
+torch) and exits 1 when any case fails.
+"""
+import argparse
+import ctypes
+import json
+import math
+import pathlib
+import statistics
+import subprocess
+import sys
+import tempfile
+import traceback
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+import provenance  # noqa: E402
+import ucutlass_cli  # noqa: E402
+
+# Output type -> largest accepted max |out - ref| / (1 + |ref|). Inputs are scaled so the accumulator is
+# O(1); bf16 keeps 8 mantissa bits, f16 11; f32 outputs come from TF32 products (10-bit mantissa inputs).
+THRESHOLDS = {"bf16": 2e-2, "f16": 4e-3, "f32": 4e-3}
+
+# One kernel per case: (name, DSL declaration after `kernel NAME = `, options).
+# Options: n = the batch to run a `n = dynamic` kernel with; transpose = also compare with conv_transpose2d.
+CASES = [
+    ("fprop2d_bf16_bias_relu", "conv2d(fprop, n = 4, h = 56, w = 56, c = 64, k = 128, r = 3, s = 3, pad = 1)"
+                               ".with_types(bf16).with_epilogue(bias(col), relu)", {}),
+    ("fprop2d_f16_strided_dilated", "conv2d(fprop, n = 2, h = 64, w = 48, c = 32, k = 64, r = 3, s = 3, "
+                                    "pad = (2, 1), stride = 2, dilation = (2, 1)).with_types(f16)", {}),
+    ("fprop2d_tf32", "conv2d(fprop, n = 2, h = 32, w = 32, c = 32, k = 64, r = 3, s = 3, pad = 1).with_types(f32)", {}),
+    ("fprop2d_residual_silu", "conv2d(fprop, n = 2, h = 28, w = 28, c = 64, k = 64, r = 1, s = 1)"
+                              ".with_types(bf16).with_epilogue(beta(1.0), silu)", {}),
+    ("fprop2d_channel_scale", "conv2d(fprop, n = 2, h = 28, w = 28, c = 64, k = 64, r = 3, s = 3, pad = 1)"
+                              ".with_types(bf16).with_epilogue(per_channel_scale(f32), bias(col), gelu)", {}),
+    ("fprop2d_dynamic_batch", "conv2d(fprop, n = dynamic, h = 32, w = 32, c = 64, k = 64, r = 3, s = 3, pad = 1)"
+                              ".with_types(bf16)", {"n": 3}),
+    ("fprop1d_bf16_gelu", "conv1d(fprop, n = 4, w = 1000, c = 64, k = 64, s = 5, pad = 2)"
+                          ".with_types(bf16).with_epilogue(gelu)", {}),
+    ("fprop3d_bf16", "conv3d(fprop, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1)"
+                     ".with_types(bf16)", {}),
+    ("dgrad2d_bf16", "conv2d(dgrad, n = 4, h = 28, w = 28, c = 64, k = 64, r = 3, s = 3, pad = 1).with_types(bf16)", {}),
+    ("dgrad3d_bf16", "conv3d(dgrad, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1)"
+                     ".with_types(bf16)", {}),
+    ("dgrad2d_transpose_stride1", "conv2d(dgrad, n = 2, h = 32, w = 32, c = 32, k = 64, r = 3, s = 3, pad = 1)"
+                                  ".with_types(f16)", {"transpose": True}),
+    ("wgrad2d_bf16", "conv2d(wgrad, n = 4, h = 28, w = 28, c = 64, k = 64, r = 3, s = 3, pad = 1).with_types(bf16)", {}),
+    ("wgrad1d_f16_scale", "conv1d(wgrad, n = 8, w = 1000, c = 64, k = 128, s = 5, pad = 2)"
+                          ".with_types(f16).with_epilogue(scale(0.5))", {}),
+    ("sm80_fprop2d_c4_stride2", "conv2d(fprop, n = 8, h = 224, w = 224, c = 4, k = 64, r = 3, s = 3, pad = 1, "
+                                "stride = 2).with_arch(sm80).with_types(f16).with_epilogue(relu)", {}),
+    ("sm80_fprop1d_bf16", "conv1d(fprop, n = 4, w = 512, c = 32, k = 64, s = 3, pad = 1)"
+                          ".with_arch(sm80).with_types(bf16)", {}),
+    ("sm80_transpose_stride2", "conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, r = 4, s = 4, pad = 1, "
+                               "stride = 2).with_arch(sm80).with_types(f16)", {"transpose": True}),
+    ("sm80_wgrad2d_tf32", "conv2d(wgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1)"
+                          ".with_arch(sm80).with_types(f32).with_math(tf32)", {}),
+    ("sm80_fprop3d_bf16_silu", "conv3d(fprop, n = 2, d = 8, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
+                               "pad = 1).with_arch(sm80).with_types(bf16).with_epilogue(silu)", {}),
+]
+
+# The benchmark problem: conv2d fprop 3x3, N = 8, C 64 -> 128, 512 x 1024, pad 1 (batch dynamic, so the
+# float64 accuracy check can run one image through the same kernel).
+BENCH_PROBLEM = "conv2d(fprop, n = dynamic, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)"
+BENCH = [
+    ("bench_bf16", BENCH_PROBLEM + ".with_types(bf16)"),
+    ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)"),
+    ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)"),
+]
+BENCH_N = 8
+DEVICE = "cuda"
+DTYPES = {}
+
+
+class ConvParams(ctypes.Structure):
+    """ucutlass_conv_params of the emitted C API (docs/codegen.md)."""
+    _fields_ = ([(n, ctypes.c_void_p) for n in ("a", "b", "c", "d", "bias")] +
+                [(n, ctypes.c_int) for n in ("n", "in_d", "in_h", "in_w", "in_c", "out_c", "t", "r", "s")] +
+                [("pad", ctypes.c_int * 3), ("stride", ctypes.c_int * 3), ("dilation", ctypes.c_int * 3),
+                 ("groups", ctypes.c_int), ("alpha", ctypes.c_float), ("beta", ctypes.c_float),
+                 ("extra", ctypes.c_void_p * 8)])
+
+
+def program(name, decl):
+    return f"# generated by check_conv_gpu.py\nkernel {name} = {decl}\n"
+
+
+def channels_last(t, torch):
+    """The memory order the kernels read (NWC, NHWC, NDHWC; KRSC), keeping PyTorch's shape."""
+    if t.dim() == 4:
+        return t.contiguous(memory_format=torch.channels_last)
+    if t.dim() == 5:
+        return t.contiguous(memory_format=torch.channels_last_3d)
+    return t.transpose(1, 2).contiguous().transpose(1, 2)
+
+
+def empty_channels_last(shape, dtype, torch):
+    if len(shape) == 4:
+        return torch.empty(shape, dtype=dtype, device=DEVICE, memory_format=torch.channels_last)
+    if len(shape) == 5:
+        return torch.empty(shape, dtype=dtype, device=DEVICE, memory_format=torch.channels_last_3d)
+    return torch.empty((shape[0], shape[2], shape[1]), dtype=dtype, device=DEVICE).transpose(1, 2)
+
+
+class Problem:
+    """The conv of a signature in PyTorch's terms, with the extents a run uses (dynamic ones filled in)."""
+
+    def __init__(self, sig, n=None):
+        conv = sig["conv"]
+        self.mode, self.dims, self.groups = conv["mode"], conv["dims"], conv["groups"]
+        self.first = 3 - self.dims
+        self.n = conv["N"] or n or 2
+        self.c, self.k = conv["C"], conv["K"]
+        self.input3 = [v or 16 for v in conv["input"]]
+        self.filter3 = conv["filter"]
+        self.pad3, self.stride3, self.dilation3 = conv["pad"], conv["stride"], conv["dilation"]
+        self.output3 = [(i + 2 * p - d * (f - 1) - 1) // s + 1 for i, p, f, s, d in
+                        zip(self.input3, self.pad3, self.filter3, self.stride3, self.dilation3)]
+
+    def spatial(self, v):
+        return list(v[self.first:])
+
+    @property
+    def x_shape(self):
+        return [self.n, self.c] + self.spatial(self.input3)
+
+    @property
+    def y_shape(self):
+        return [self.n, self.k] + self.spatial(self.output3)
+
+    @property
+    def w_shape(self):
+        return [self.k, self.c // self.groups] + self.spatial(self.filter3)
+
+    def window(self):
+        return dict(stride=self.spatial(self.stride3), padding=self.spatial(self.pad3),
+                    dilation=self.spatial(self.dilation3), groups=self.groups)
+
+    def gemm_k(self):
+        taps = math.prod(self.spatial(self.filter3))
+        if self.mode == "fprop":
+            return taps * self.c // self.groups
+        if self.mode == "dgrad":
+            return taps * self.k // self.groups
+        return self.n * math.prod(self.spatial(self.output3))
+
+
+def reference_conv(problem, a, b, torch):
+    """The pass in float64 on the (rounded) operands a, b in PyTorch's shapes."""
+    F = torch.nn.functional
+    conv = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[problem.dims]
+    grad = torch.nn.grad
+    w = problem.window()
+    if problem.mode == "fprop":
+        return conv(a.double(), b.double(), None, **w)
+    if problem.mode == "dgrad":
+        fn = {1: grad.conv1d_input, 2: grad.conv2d_input, 3: grad.conv3d_input}[problem.dims]
+        return fn(problem.x_shape, b.double(), a.double(), **w)
+    fn = {1: grad.conv1d_weight, 2: grad.conv2d_weight, 3: grad.conv3d_weight}[problem.dims]
+    return fn(b.double(), problem.w_shape, a.double(), **w)
+
+
+def apply_epilogue(sig, acc, c, bias, extras, torch):
+    """The manifest's epilogue on the float64 accumulator; per-channel vectors broadcast along dim 1."""
+    sys.path.insert(0, str(REPO / "tests" / "nvcc"))
+    import check_epilogue_gpu as epi  # the expression evaluator and reference functions
+    epi.DEVICE = DEVICE
+    fns = epi.reference_functions(torch)
+
+    def per_channel(v):
+        return v.double().reshape([1, -1] + [1] * (acc.dim() - 2))
+
+    x = sig["alpha"] * acc
+    if c is not None:
+        x = x + sig["beta"] * c.double()
+    values = [per_channel(t) if e["kind"] == "col" else t.double()[0] for e, t in zip(sig["extras"], extras)]
+    for step in sig["epilogue"]:
+        op = step["op"]
+        if op == "bias":
+            x = x + per_channel(bias)
+        elif op == "expr":
+            x = epi.evaluate(step["expr"], {"x": x, "acc": acc, "c": None if c is None else c.double(),
+                                            "extras": values}, fns, torch)
+        else:
+            args = [step[k] for k in ("slope", "lower", "upper", "alpha", "beta", "threshold") if k in step]
+            x = fns[op](x, *args)
+    return x
+
+
+def make_operands(problem, sig, torch, seed=1234):
+    """A and B of the pass in PyTorch's shapes, scaled so the accumulator is O(1); the output's shape."""
+    dt = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
+    gen = torch.Generator(device=DEVICE).manual_seed(seed)
+    scale = 1.0 / math.sqrt(math.sqrt(problem.gemm_k()))
+
+    def rand(shape, dtype, s=scale):
+        return ((torch.rand(shape, generator=gen, device=DEVICE, dtype=torch.float64) * 2 - 1) * s).to(dt[dtype])
+
+    shapes = {"fprop": (problem.x_shape, problem.w_shape, problem.y_shape),
+              "dgrad": (problem.y_shape, problem.w_shape, problem.x_shape),
+              "wgrad": (problem.y_shape, problem.x_shape, problem.w_shape)}[problem.mode]
+    a = rand(shapes[0], sig["types"]["a"])
+    b = rand(shapes[1], sig["types"]["b"])
+    return a, b, shapes[2], rand, dt
+
+
+def fill_params(problem, sig, ptrs):
+    p = ConvParams(**ptrs)
+    p.n, p.in_c, p.out_c, p.groups = problem.n, problem.c, problem.k, problem.groups
+    p.in_d, p.in_h, p.in_w = problem.input3
+    p.t, p.r, p.s = problem.filter3
+    for i in range(3):
+        p.pad[i], p.stride[i], p.dilation[i] = problem.pad3[i], problem.stride3[i], problem.dilation3[i]
+    p.alpha, p.beta = sig["alpha"], sig["beta"]
+    return p
+
+
+def run_kernel(lib, sig, params, torch):
+    """The C entry on the current stream; returns (rc, message)."""
+    fn = getattr(lib, sig["symbols"]["run"])
+    fn.argtypes = [ctypes.POINTER(ConvParams), ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    msg = ctypes.create_string_buffer(512)
+    rc = fn(ctypes.byref(params), ctypes.c_void_p(torch.cuda.current_stream().cuda_stream), msg, 512)
+    return rc, msg.value.decode()
+
+
+def simulate_kernel(problem, sig, a, b, c, bias, extras, out, torch):
+    """--dry-run: what the kernel computes, in float32 PyTorch, written into `out` like the kernel would."""
+    acc = reference_conv(problem, a.float(), b.float(), torch).float()
+    out.copy_(apply_epilogue(sig, acc.double(), c, bias, extras, torch).to(out.dtype))
+    return 0, "simulated"
+
+
+def check_case(lib, sig, options, torch, dry_run):
+    problem = Problem(sig, options.get("n"))
+    a, b, out_shape, rand, dt = make_operands(problem, sig, torch)
+    out = empty_channels_last(out_shape, dt[sig["types"]["d"]], torch)
+    out.zero_()
+    ins = {i["name"]: i for i in sig["inputs"]}
+    c = rand(out_shape, ins["c"]["dtype"], 1.0) if "c" in ins else None
+    bias = rand((out_shape[1],), ins["bias"]["dtype"], 1.0) if "bias" in ins else None
+    extras = []
+    for e in sig["extras"]:
+        if e["kind"] == "scalar":
+            extras.append(torch.tensor([0.75], dtype=torch.float32, device=DEVICE))
+        else:
+            extras.append(rand((out_shape[1],), e["dtype"], 1.0) + 1.5)
+    a_cl, b_cl = channels_last(a, torch), channels_last(b, torch)
+    c_cl = channels_last(c, torch) if c is not None else None
+    ptrs = dict(a=a_cl.data_ptr(), b=b_cl.data_ptr(), d=out.data_ptr())
+    if c_cl is not None:
+        ptrs["c"] = c_cl.data_ptr()
+    if bias is not None:
+        ptrs["bias"] = bias.data_ptr()
+    params = fill_params(problem, sig, ptrs)
+    for i, t in enumerate(extras):
+        params.extra[i] = t.data_ptr()
+    if dry_run:
+        rc, message = simulate_kernel(problem, sig, a, b, c, bias, extras, out, torch)
+    else:
+        rc, message = run_kernel(lib, sig, params, torch)
+        torch.cuda.synchronize()
+    result = {"kernel": sig["kernel"], "arch": sig["arch"], "op": sig["op"], "conv": sig["conv"], "n": problem.n,
+              "dtype": sig["types"]["d"], "rc": rc, "message": message}
+    if rc != 0:
+        result["pass"] = False
+        return result
+    ref = apply_epilogue(sig, reference_conv(problem, a, b, torch), c, bias, extras, torch)
+
+    def error(got, want):
+        return float(((got.double() - want).abs() / (1 + want.abs())).max())
+
+    errors = {"out": error(out, ref)}
+    if options.get("transpose"):
+        # nn.ConvTranspose: its input is dy, its weight w [Cin = K, Cout = C, ...]; output_padding 0.
+        F = torch.nn.functional
+        tconv = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[problem.dims]
+        w = problem.window()
+        transposed = tconv(a.double(), b.double(), None, stride=w["stride"], padding=w["padding"],
+                           dilation=w["dilation"], groups=w["groups"])
+        errors["conv_transpose_vs_out"] = error(out, transposed)
+        errors["conv_transpose_vs_reference"] = error(ref, transposed)
+    threshold = THRESHOLDS[sig["types"]["d"]]
+    worst = max(errors.values())
+    result.update(errors=errors, threshold=threshold, **{"pass": worst <= threshold and not math.isnan(worst)})
+    return result
+
+
+# ---- benchmark -----------------------------------------------------------------------------------
+
+
+def time_ms(fn, torch, warmup, iters):
+    for _ in range(warmup):
+        fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(iters):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end))
+    return {"median_ms": statistics.median(times), "min_ms": min(times), "iters": iters}
+
+
+def bench(built, torch, warmup, iters):
+    """The benchmark problem through ucutlass and cuDNN, one run, channels_last tensors for both."""
+    F = torch.nn.functional
+    out = {"problem": BENCH_PROBLEM, "n": BENCH_N, "results": {}}
+    for name, res in built.items():
+        entry = out["results"].setdefault(name, {})
+        if not res.get("ok"):
+            entry["error"] = "build failed"
+            continue
+        try:
+            sig = json.loads(pathlib.Path(res["manifest"]).read_text())["kernels"][0]
+            lib = ctypes.CDLL(res["library"])
+            for n, role in ((1, "accuracy"), (BENCH_N, "timing")):
+                problem = Problem(sig, n)
+                a, b, out_shape, rand, dt = make_operands(problem, sig, torch, seed=7)
+                a_cl, b_cl = channels_last(a, torch), channels_last(b, torch)
+                y = empty_channels_last(out_shape, dt[sig["types"]["d"]], torch)
+                bias = rand((problem.k,), sig["types"]["d"], 1.0) if any(
+                    s["op"] == "bias" for s in sig["epilogue"]) else None
+                ptrs = dict(a=a_cl.data_ptr(), b=b_cl.data_ptr(), d=y.data_ptr())
+                if bias is not None:
+                    ptrs["bias"] = bias.data_ptr()
+                params = fill_params(problem, sig, ptrs)
+                rc, message = run_kernel(lib, sig, params, torch)
+                torch.cuda.synchronize()
+                if rc != 0:
+                    entry["error"] = message
+                    break
+                fused = bias is not None
+
+                def torch_fn(allow_tf32=None):
+                    def call():
+                        r = F.conv2d(a_cl, b_cl, bias if fused else None, padding=1)
+                        return torch.relu(r) if fused else r
+                    return call
+
+                if role == "accuracy":
+                    ref = apply_epilogue(sig, reference_conv(problem, a, b, torch), None, bias, [], torch)
+
+                    def err(t):
+                        return float(((t.double() - ref).abs() / (1 + ref.abs())).max())
+
+                    entry["max_rel_error_vs_float64"] = {"ucutlass": err(y)}
+                    if sig["types"]["a"] == "f32":
+                        default = torch.backends.cudnn.allow_tf32
+                        entry["torch_cudnn_allow_tf32_default"] = default
+                        entry["max_rel_error_vs_float64"]["torch_default"] = err(torch_fn()())
+                        torch.backends.cudnn.allow_tf32 = False
+                        entry["max_rel_error_vs_float64"]["torch_exact_f32"] = err(torch_fn()())
+                        torch.backends.cudnn.allow_tf32 = default
+                    else:
+                        entry["max_rel_error_vs_float64"]["torch"] = err(torch_fn()())
+                    continue
+                flops = 2.0 * problem.n * math.prod(problem.spatial(problem.output3)) * problem.k * problem.gemm_k()
+                entry["gflop"] = flops / 1e9
+                ours = time_ms(lambda: run_kernel(lib, sig, params, torch), torch, warmup, iters)
+                entry["ucutlass"] = ours
+                theirs = {}
+                if sig["types"]["a"] == "f32":
+                    default = torch.backends.cudnn.allow_tf32
+                    theirs["torch_default"] = time_ms(torch_fn(), torch, warmup, iters)
+                    torch.backends.cudnn.allow_tf32 = False
+                    theirs["torch_exact_f32"] = time_ms(torch_fn(), torch, warmup, iters)
+                    torch.backends.cudnn.allow_tf32 = default
+                else:
+                    theirs["torch"] = time_ms(torch_fn(), torch, warmup, iters)
+                entry.update(theirs)
+                entry["tflops_ucutlass"] = flops / ours["median_ms"] / 1e9
+                entry["speedup_vs"] = {k: v["median_ms"] / ours["median_ms"] for k, v in theirs.items()}
+                # What the torch binding adds for an NCHW (not channels_last) input: one copy of x.
+                x_nchw = a.contiguous()
+                entry["nchw_to_channels_last_copy"] = time_ms(lambda: channels_last(x_nchw, torch), torch, warmup,
+                                                              iters)
+                print(f"BENCH {name:22s} ucutlass {ours['median_ms']:.3f} ms ({entry['tflops_ucutlass']:.0f} TFLOP/s)"
+                      + "".join(f", {k} {v['median_ms']:.3f} ms (x{entry['speedup_vs'][k]:.2f})"
+                                for k, v in theirs.items()), flush=True)
+        except Exception as e:  # one failing benchmark must not stop the others
+            entry["error"] = f"{type(e).__name__}: {e}"
+            entry["traceback"] = traceback.format_exc()
+    return out
+
+
+def torch_binding_check(res, sig, torch):
+    """Compiles the emitted torch binding of an fprop + bias + ReLU kernel and calls it with NCHW and
+    channels_last tensors."""
+    from torch.utils import cpp_extension
+    lib = pathlib.Path(res["library"])
+    torch_cpp = next(pathlib.Path(res["manifest"]).parent.glob("*_torch.cpp"))
+    mod = cpp_extension.load(name=f"ucutlass_conv_{sig['hash']}", sources=[str(torch_cpp)],
+                             extra_ldflags=[str(lib), f"-Wl,-rpath,{lib.parent}"], verbose=False)
+    problem = Problem(sig)
+    a, b, _, rand, _ = make_operands(problem, sig, torch, seed=99)
+    bias = rand((problem.k,), sig["types"]["d"], 1.0)
+    ref = apply_epilogue(sig, reference_conv(problem, a, b, torch), None, bias, [], torch)
+    out = {}
+    for label, x in (("nchw", a.contiguous()), ("channels_last", channels_last(a, torch))):
+        y = getattr(mod, sig["kernel"])(x, b, bias)
+        torch.cuda.synchronize()
+        out[label] = {"shape": list(y.shape), "channels_last": y.is_contiguous(memory_format=torch.channels_last),
+                      "max_rel_error": float(((y.double() - ref).abs() / (1 + ref.abs())).max())}
+    out["pass"] = all(v["shape"] == problem.y_shape and v["max_rel_error"] <= THRESHOLDS[sig["types"]["d"]]
+                      for v in out.values())
+    return out
+
+
+def compile_only(exe, files, tmp):
+    """--dry-run: `ucutlass compile` per program (no nvcc); results shaped like build's."""
+    results = []
+    for f in files:
+        outdir = pathlib.Path(tmp) / (f.stem + "_out")
+        proc = subprocess.run([str(exe), "compile", str(f), "-o", str(outdir)], capture_output=True, text=True)
+        manifests = list(outdir.glob("*.json"))
+        results.append({"ok": proc.returncode == 0 and bool(manifests), "stderr": proc.stderr[-2000:],
+                        "manifest": str(manifests[0]) if manifests else None, "library": None})
+    return {"results": results, "command": "ucutlass compile (dry run)", "wall_seconds": None}
+
+
+def main(argv):
+    global DEVICE
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ucutlass", help="the ucutlass executable (default build/ucutlass)")
+    ap.add_argument("--jobs", type=int, default=16, help="parallel nvcc builds")
+    ap.add_argument("--only", nargs="*", choices=[c[0] for c in CASES], help="cases to run (default all)")
+    ap.add_argument("--no-bench", action="store_true", help="numerics only")
+    ap.add_argument("--bench-only", action="store_true", help="benchmark only")
+    ap.add_argument("--warmup", type=int, default=5)
+    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--torch-binding", action="store_true", help="also build and call one emitted torch binding")
+    ap.add_argument("--dry-run", action="store_true", help="no nvcc, no GPU: compile, CPU references, simulated kernels")
+    ap.add_argument("--out", help="result file (default bench/results/conv-<date>.json)")
+    args = ap.parse_args(argv)
+    import torch
+    if args.dry_run:
+        DEVICE = "cpu"
+    started = provenance.now()
+    exe = ucutlass_cli.find_exe(args.ucutlass)
+    report = {"kind": "ucutlass-conv-numerics", "started": started.isoformat(), **provenance.command(),
+              "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
+              "driver": provenance.driver_version(), "torch": torch.__version__, "dry_run": args.dry_run,
+              "gpu": None if args.dry_run else torch.cuda.get_device_name(), "thresholds": THRESHOLDS,
+              "cases": []}
+    cases = [] if args.bench_only else [c for c in CASES if not args.only or c[0] in args.only]
+    benches = [] if (args.no_bench or args.dry_run) else BENCH
+    if args.torch_binding and not args.dry_run and not any(c[0] == "fprop2d_bf16_bias_relu" for c in cases):
+        cases.append(next(c for c in CASES if c[0] == "fprop2d_bf16_bias_relu"))
+    with tempfile.TemporaryDirectory(prefix="ucutlass-conv-") as tmp:
+        files = []
+        for name, decl, _ in cases:
+            files.append(pathlib.Path(tmp) / f"{name}.dsl")
+            files[-1].write_text(program(name, decl))
+        for name, decl in benches:
+            files.append(pathlib.Path(tmp) / f"{name}.dsl")
+            files[-1].write_text(program(name, decl))
+        if args.dry_run:
+            built = compile_only(exe, files, tmp)
+        else:
+            built = ucutlass_cli.build(exe, files, args.jobs, cache_dir=REPO / "build" / "kernel-cache")
+        report["build"] = {"command": built["command"], "wall_seconds": built["wall_seconds"]}
+        results = dict(zip([f.stem for f in files], built["results"]))
+        for name, decl, options in cases:
+            res = results[name]
+            if not res.get("ok"):
+                report["cases"].append({"case": name, "program": decl, "pass": False, "build": res})
+                print(f"FAIL {name:30s} build failed", flush=True)
+                continue
+            try:
+                sig = json.loads(pathlib.Path(res["manifest"]).read_text())["kernels"][0]
+                lib = None if args.dry_run else ctypes.CDLL(res["library"])
+                r = check_case(lib, sig, options, torch, args.dry_run)
+                if args.torch_binding and not args.dry_run and name == "fprop2d_bf16_bias_relu":
+                    try:
+                        r["torch_binding"] = torch_binding_check(res, sig, torch)
+                        r["pass"] = r["pass"] and r["torch_binding"]["pass"]
+                    except Exception as e:
+                        r["torch_binding"] = {"pass": False, "error": f"{type(e).__name__}: {e}",
+                                              "traceback": traceback.format_exc()}
+                        r["pass"] = False
+            except Exception as e:  # one failing kernel must not stop the others
+                r = {"kernel": name, "pass": False, "error": f"{type(e).__name__}: {e}",
+                     "traceback": traceback.format_exc()}
+            r["case"], r["program"] = name, decl
+            report["cases"].append(r)
+            print(f"{'PASS' if r['pass'] else 'FAIL'} {name:30s} "
+                  f"{json.dumps(r.get('errors', r.get('message', r.get('error'))))}", flush=True)
+        if benches:
+            report["bench"] = bench({n: results[n] for n, _ in benches}, torch, args.warmup, args.iters)
+    report["seconds"] = (provenance.now() - started).total_seconds()
+    report["passed"] = sum(1 for k in report["cases"] if k["pass"])
+    report["failed"] = len(report["cases"]) - report["passed"]
+    out = pathlib.Path(args.out or REPO / "bench" / "results" / f"conv-{provenance.file_stamp(started)}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"{report['passed']} passed, {report['failed']} failed; wrote {out}")
+    bench_errors = [k for k, v in report.get("bench", {}).get("results", {}).items() if "error" in v]
+    return 0 if report["failed"] == 0 and not bench_errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
