@@ -117,7 +117,7 @@ using ConvKernel = typename cutlass::conv::kernel::$DEFAULT$<
     $SWIZZLE$,
     $STAGES$,
     $MATH_OPERATOR$,
-    cutlass::conv::IteratorAlgorithm::kOptimized,
+    $ALGORITHM$,
     $STRIDE_SUPPORT$$ALIGNMENTS$>::Kernel;
 using Conv = cutlass::conv::device::ImplicitGemmConvolution<ConvKernel>;
 )CPP";
@@ -173,11 +173,19 @@ std::string emit_sm80_conv_types(const GemmKernel& k) {
   // Strided dgrad has its own kernel and swizzle; every other pass handles strides in its iterators.
   const bool strided_dgrad = p.mode == ConvMode::dgrad && is_strided(p);
   const std::string swizzle = std::to_string(k.swizzle.value);
+  // Grouped fprop: one group per CTA runs the optimized iterators, several groups per CTA the analytic ones.
+  const bool grouped = p.groups.value > 1;
+  const bool single_group = grouped && (p.k.value / p.groups.value) % k.tile.value.n == 0;
+  const std::string algorithm =
+      !grouped       ? "cutlass::conv::IteratorAlgorithm::kOptimized"
+      : single_group ? "cutlass::conv::GroupMode::kSingleGroup,\n    cutlass::conv::IteratorAlgorithm::kOptimized"
+                     : "cutlass::conv::GroupMode::kMultipleGroup,\n    cutlass::conv::IteratorAlgorithm::kAnalytic";
   Substitutions subs = conv_common(k);
   subs.insert(subs.end(),
               {{"LAYOUT_ACT", activation_layout(rank)},
                {"EPILOGUE_OP", emit_sm80_epilogue_op(k)},
-               {"DEFAULT", "DefaultConv" + std::to_string(rank) + "d" + pass},
+               {"DEFAULT", grouped ? std::string("DefaultConv2dGroupFprop") : "DefaultConv" + std::to_string(rank) + "d" + pass},
+               {"ALGORITHM", algorithm},
                {"TILE", gemm_shape(k.tile.value)},
                {"WARP", gemm_shape(sm80_warp_shape(k))},
                {"INSTRUCTION", gemm_shape(sm80_instruction_shape(k))},

@@ -41,6 +41,7 @@ std::string conv_includes(const ir::Program& p) {
          "#include \"cutlass/conv/kernel/default_conv3d_fprop.h\"\n"
          "#include \"cutlass/conv/kernel/default_conv3d_dgrad.h\"\n"
          "#include \"cutlass/conv/kernel/default_conv3d_wgrad.h\"\n"
+         "#include \"cutlass/conv/kernel/default_conv2d_group_fprop.h\"\n"
          "#include \"cutlass/conv/device/implicit_gemm_convolution.h\"\n"
          "#include \"cutlass/conv/threadblock/threadblock_swizzle.h\"\n"
          "#include \"cutlass/gemm/threadblock/threadblock_swizzle.h\"\n"

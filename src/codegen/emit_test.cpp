@@ -218,6 +218,22 @@ Program conv_sm90_dgrad_wgrad() {
   return r.program;
 }
 
+// sm80 grouped fprop: 64 output channels per group (one group per CTA, optimized iterators) and
+// 4 per group (16 groups per 64-wide tile, analytic iterators).
+Program conv_sm80_grouped() {
+  FrontendResult r = run_frontend(
+      "conv_sm80_grouped.dsl",
+      "kernel grouped_single = conv2d(fprop, n = 4, h = 56, w = 56, c = 128, k = 128, r = 3, s = 3, pad = 1, groups = 2)\n"
+      "  .with_arch(sm80)\n"
+      "  .with_types(bf16)\n"
+      "kernel grouped_multiple = conv2d(fprop, n = 4, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, groups = 16)\n"
+      "  .with_arch(sm80)\n"
+      "  .with_types(f32)\n"
+      "  .with_epilogue(relu)\n");
+  if (!r.ok) throw std::runtime_error("conv_sm80_grouped does not pass the front end");
+  return r.program;
+}
+
 struct GoldenCase {
   const char* name;
   Program (*make)();
@@ -234,6 +250,7 @@ const GoldenCase kCases[] = {
     {"conv_sm90_fprop_bias_relu", conv_sm90_fprop_bias_relu},
     {"conv_sm80", conv_sm80},
     {"conv_sm90_dgrad_wgrad", conv_sm90_dgrad_wgrad},
+    {"conv_sm80_grouped", conv_sm80_grouped},
 };
 
 std::string read_file(const std::filesystem::path& p) {

@@ -116,9 +116,20 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"sm90_tile_m", FPROP_BF16 ".with_types(bf16).with_tile(256, 128, 64)",
             {"1:106: the sm90a conv schedule (warpspecialized, one consumer warp group) takes tile M = 64 or 128, not 256"}},
         // sm80 rules (2.x implicit GEMM).
-        Row{"sm80_groups", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
-                           "groups = 2).with_arch(sm80).with_types(bf16)",
-            {"1:97: grouped and depthwise convolutions are not yet emitted for sm80"}},
+        Row{"sm80_grouped", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+                            "groups = 2).with_arch(sm80).with_types(bf16)",
+            {}},
+        Row{"sm80_depthwise", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+                              "groups = 64).with_arch(sm80).with_types(f32)",
+            {"1:97: depthwise convolutions (groups = c = k = 64) are not yet emitted; CUTLASS runs them as direct SIMT "
+             "convolutions"}},
+        Row{"sm80_grouped_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
+                                  "pad = 1, groups = 2).with_arch(sm80).with_types(bf16)",
+            {"1:97: sm80 grouped convolutions are fprop conv2d and conv1d only (DefaultConv2dGroupFprop), not conv2d "
+             "dgrad"}},
+        Row{"sm80_grouped_tile", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 96, k = 96, r = 3, s = 3, "
+                                 "pad = 1, groups = 2).with_arch(sm80).with_types(bf16).with_tile(128, 128, 32)",
+            {"1:133: tile N = 128 neither divides nor is a multiple of the 48 output channels per group"}},
         Row{"sm80_dilated_strided_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, "
                                           "s = 3, pad = 2, stride = 2, dilation = 2).with_arch(sm80).with_types(f16)",
             {"1:111: the sm80 strided dgrad kernel does not take dilation (dilation 2)"}},

@@ -120,6 +120,11 @@ void resolve_sm80(GemmKernel& k) {
     choose(k.warps, Shape3{2, 2, 1});
     choose(k.stages, 4);
   }
+  // A grouped conv's N tile must lie inside one group or cover whole groups (validate_conv.h).
+  if (k.is_conv() && k.conv->groups.value > 1 && k.tile.is_auto) {
+    const int64_t per_group = k.conv->k.value / k.conv->groups.value;
+    k.tile.value.n = per_group % 128 == 0 ? 128 : per_group % 64 == 0 || 64 % per_group == 0 ? 64 : 128;
+  }
   choose(k.cluster, Shape3{1, 1, 1});
   choose(k.schedule, KernelSchedule::multistage);
   choose(k.epilogue_schedule, EpilogueSchedule::nosmem);

@@ -144,7 +144,8 @@ class ConvValidator {
             "sm90a convolutions in CUTLASS 4.2 take groups = 1 (" +
                 std::string(p_.is_depthwise() ? "depthwise is groups = c" : "grouped") + ", groups = " +
                 str(p_.groups.value) + ")",
-            "groups = 1 on sm90a", "grouped and depthwise convolutions are not yet emitted on sm80 either");
+            "groups = 1 on sm90a", p_.is_depthwise() ? "depthwise convolutions are not yet emitted on sm80 either"
+                                                     : "with_arch(sm80): grouped fprop (DefaultConv2dGroupFprop)");
       return;  // the channel rules below assume one group
     }
     if (p_.mode == ConvMode::dgrad)
@@ -238,8 +239,7 @@ class ConvValidator {
 
   // CUTLASS 2.x implicit GEMM (conv/kernel/default_conv{2,3}d_*.h, device/implicit_gemm_convolution.h).
   void check_sm80() {
-    if (p_.groups.value > 1)
-      error(p_.groups.span, "grouped and depthwise convolutions are not yet emitted for sm80", "groups = 1");
+    if (p_.groups.value > 1) check_sm80_groups();
     if (k_.math.value == MathPath::simt)
       error(k_.math.span, "the SIMT path is not emitted for convolutions", "tensor_op, tf32, tf32x3");
     if (p_.mode == ConvMode::dgrad)
@@ -279,6 +279,28 @@ class ConvValidator {
       error(k_.name_span, "an sm80 convolution tensor of " + str(std::max(act, out)) +
                               " bytes exceeds the 2 GiB the 2.x kernels address",
             "tensors under 2 GiB", "split the batch");
+  }
+
+  // DefaultConv2dGroupFprop: a CTA's N tile lies inside one group (kSingleGroup, optimized iterators)
+  // or covers whole groups (kMultipleGroup, analytic iterators).
+  void check_sm80_groups() {
+    if (p_.is_depthwise()) {
+      error(p_.groups.span, "depthwise convolutions (groups = c = k = " + str(p_.groups.value) +
+                                ") are not yet emitted; CUTLASS runs them as direct SIMT convolutions",
+            "groups < c (a grouped convolution), or groups = 1");
+      return;
+    }
+    if (p_.mode != ConvMode::fprop || p_.dims == 3) {
+      error(p_.groups.span, "sm80 grouped convolutions are fprop conv2d and conv1d only (DefaultConv2dGroupFprop), not " +
+                                op() + " " + std::string(name_of(p_.mode)),
+            "groups = 1 for dgrad, wgrad and conv3d");
+      return;
+    }
+    const int64_t per_group = p_.k.value / p_.groups.value, tile_n = k_.tile.value.n;
+    if (per_group % tile_n != 0 && tile_n % per_group != 0)
+      error(k_.tile.span, "tile N = " + str(tile_n) + " neither divides nor is a multiple of the " + str(per_group) +
+                              " output channels per group",
+            "a tile N that divides k / groups (one group per CTA) or a multiple of it (several groups per CTA)");
   }
 
   const GemmKernel& k_;

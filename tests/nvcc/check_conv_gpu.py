@@ -7,7 +7,7 @@ Usage (GPU machine, from the repository root, after scripts/build):
     python3 tests/nvcc/check_conv_gpu.py --dry-run      # CPU machine: no nvcc, no GPU (see below)
 
 Numerics: each case of CASES is one DSL program with one conv kernel (sm90a and sm80; fprop, dgrad, wgrad;
-1D, 2D, 3D; stride, padding, dilation; tf32; fused bias and activations; C read as a residual; a transposed
+1D, 2D, 3D; stride, padding, dilation; groups (sm80); tf32; fused bias and activations; C read as a residual; a transposed
 convolution through dgrad; a dynamic batch). All programs are built by one `ucutlass build --json -j JOBS`;
 a program that fails to build is recorded and the others still run. Each kernel runs through its C API
 (ctypes, `ucutlass_conv_params`) on channels-last tensors converted from PyTorch's NCHW ones, exactly as the
@@ -88,6 +88,10 @@ CASES = [
                                "stride = 2).with_arch(sm80).with_types(f16)", {"transpose": True}),
     ("sm80_wgrad2d_tf32", "conv2d(wgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1)"
                           ".with_arch(sm80).with_types(f32).with_math(tf32)", {}),
+    ("sm80_grouped_single", "conv2d(fprop, n = 4, h = 56, w = 56, c = 128, k = 128, r = 3, s = 3, pad = 1, "
+                            "groups = 2).with_arch(sm80).with_types(bf16)", {}),
+    ("sm80_grouped_multiple", "conv2d(fprop, n = 4, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+                              "groups = 16).with_arch(sm80).with_types(f32).with_epilogue(relu)", {}),
     ("sm80_fprop3d_bf16_silu", "conv3d(fprop, n = 2, d = 8, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
                                "pad = 1).with_arch(sm80).with_types(bf16).with_epilogue(silu)", {}),
 ]

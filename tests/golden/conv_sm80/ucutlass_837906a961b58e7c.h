@@ -23,6 +23,7 @@
 #include "cutlass/conv/kernel/default_conv3d_fprop.h"
 #include "cutlass/conv/kernel/default_conv3d_dgrad.h"
 #include "cutlass/conv/kernel/default_conv3d_wgrad.h"
+#include "cutlass/conv/kernel/default_conv2d_group_fprop.h"
 #include "cutlass/conv/device/implicit_gemm_convolution.h"
 #include "cutlass/conv/threadblock/threadblock_swizzle.h"
 #include "cutlass/gemm/threadblock/threadblock_swizzle.h"
