@@ -176,8 +176,11 @@ std::string emit_sm80_conv_types(const GemmKernel& k) {
   // Grouped fprop: one group per CTA runs the optimized iterators, several groups per CTA the analytic ones.
   const bool grouped = p.groups.value > 1;
   const bool single_group = grouped && (p.k.value / p.groups.value) % k.tile.value.n == 0;
+  // CUTLASS 4.2 has strided conv3d dgrad only with analytic iterators (in the plain kernel and swizzle).
+  const bool strided_dgrad_3d = strided_dgrad && rank == 3;
   const std::string algorithm =
-      !grouped       ? "cutlass::conv::IteratorAlgorithm::kOptimized"
+      strided_dgrad_3d ? "cutlass::conv::IteratorAlgorithm::kAnalytic"
+      : !grouped       ? "cutlass::conv::IteratorAlgorithm::kOptimized"
       : single_group ? "cutlass::conv::GroupMode::kSingleGroup,\n    cutlass::conv::IteratorAlgorithm::kOptimized"
                      : "cutlass::conv::GroupMode::kMultipleGroup,\n    cutlass::conv::IteratorAlgorithm::kAnalytic";
   Substitutions subs = conv_common(k);
@@ -189,7 +192,8 @@ std::string emit_sm80_conv_types(const GemmKernel& k) {
                {"TILE", gemm_shape(k.tile.value)},
                {"WARP", gemm_shape(sm80_warp_shape(k))},
                {"INSTRUCTION", gemm_shape(sm80_instruction_shape(k))},
-               {"SWIZZLE", strided_dgrad ? "cutlass::conv::threadblock::StridedDgradIdentityThreadblockSwizzle<" + swizzle + ">"
+               {"SWIZZLE", strided_dgrad && !strided_dgrad_3d
+                               ? "cutlass::conv::threadblock::StridedDgradIdentityThreadblockSwizzle<" + swizzle + ">"
                                          : "cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<" + swizzle + ">"},
                {"STAGES", std::to_string(k.stages.value)},
                {"MATH_OPERATOR", k.math.value == ir::MathPath::tf32x3 ? "cutlass::arch::OpMultiplyAddFastF32"

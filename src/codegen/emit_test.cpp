@@ -234,6 +234,18 @@ Program conv_sm80_grouped() {
   return r.program;
 }
 
+// sm80 strided conv3d dgrad: CUTLASS 4.2 has it with analytic iterators only.
+Program conv_sm80_dgrad3d_strided() {
+  FrontendResult r = run_frontend(
+      "conv_sm80_dgrad3d_strided.dsl",
+      "kernel grad_input = conv3d(dgrad, n = 2, d = 16, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1,\n"
+      "                           stride = 2)\n"
+      "  .with_arch(sm80)\n"
+      "  .with_types(f16)\n");
+  if (!r.ok) throw std::runtime_error("conv_sm80_dgrad3d_strided does not pass the front end");
+  return r.program;
+}
+
 struct GoldenCase {
   const char* name;
   Program (*make)();
@@ -251,6 +263,7 @@ const GoldenCase kCases[] = {
     {"conv_sm80", conv_sm80},
     {"conv_sm90_dgrad_wgrad", conv_sm90_dgrad_wgrad},
     {"conv_sm80_grouped", conv_sm80_grouped},
+    {"conv_sm80_dgrad3d_strided", conv_sm80_dgrad3d_strided},
 };
 
 std::string read_file(const std::filesystem::path& p) {

@@ -1,6 +1,18 @@
 #include "ir/conv_problem.h"
 
+#include <limits>
+
 namespace ucutlass::ir {
+
+int64_t saturating_product(std::initializer_list<int64_t> factors) {
+  int64_t v = 1;
+  for (int64_t f : factors) {
+    if (f == 0) return 0;
+    if (v > std::numeric_limits<int64_t>::max() / f) v = std::numeric_limits<int64_t>::max();
+    else v *= f;
+  }
+  return v;
+}
 
 int64_t ConvProblem::output(int i) const {
   if (input[i].is_dynamic()) return 0;
@@ -11,27 +23,21 @@ int64_t ConvProblem::output(int i) const {
 }
 
 int64_t ConvProblem::input_pixels() const {
-  int64_t v = n.value;
-  for (int i = 0; i < 3; ++i) v *= input[i].value;
-  return v;
+  return saturating_product({n.value, input[0].value, input[1].value, input[2].value});
 }
 
-int64_t ConvProblem::output_pixels() const {
-  int64_t v = n.value;
-  for (int i = 0; i < 3; ++i) v *= output(i);
-  return v;
-}
+int64_t ConvProblem::output_pixels() const { return saturating_product({n.value, output(0), output(1), output(2)}); }
 
 int64_t ConvProblem::filter_taps() const {
-  return filter[0].value * filter[1].value * filter[2].value;
+  return saturating_product({filter[0].value, filter[1].value, filter[2].value});
 }
 
 ConvGemmExtents conv_gemm_extents(const ConvProblem& p) {
   const int64_t g = p.groups.value > 0 ? p.groups.value : 1;
   switch (p.mode) {
-    case ConvMode::fprop: return {p.output_pixels(), p.k.value, p.filter_taps() * (p.c.value / g)};
-    case ConvMode::dgrad: return {p.input_pixels(), p.c.value, p.filter_taps() * (p.k.value / g)};
-    case ConvMode::wgrad: return {p.k.value, p.filter_taps() * (p.c.value / g), p.output_pixels()};
+    case ConvMode::fprop: return {p.output_pixels(), p.k.value, saturating_product({p.filter_taps(), p.c.value / g})};
+    case ConvMode::dgrad: return {p.input_pixels(), p.c.value, saturating_product({p.filter_taps(), p.k.value / g})};
+    case ConvMode::wgrad: return {p.k.value, saturating_product({p.filter_taps(), p.c.value / g}), p.output_pixels()};
   }
   return {};
 }

@@ -16,6 +16,7 @@
 // serves 1D, 2D and 3D. Indices 0, 1, 2 are depth, height, width.
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 
 #include "ir/types.h"
 #include "support/source_file.h"
@@ -57,6 +58,10 @@ struct ConvProblem {
   int64_t output_pixels() const;  // N*Z*P*Q, 0 if any is dynamic
   int64_t filter_taps() const;    // T*R*S
 };
+
+// The product of non-negative factors, saturated at INT64_MAX (extents come from the program text, up to
+// 2^31 - 1 each, and products of four of them overflow).
+int64_t saturating_product(std::initializer_list<int64_t> factors);
 
 // The implicit GEMM's extents for the table above (0 where a factor is dynamic).
 struct ConvGemmExtents {

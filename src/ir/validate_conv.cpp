@@ -273,8 +273,9 @@ class ConvValidator {
       }
     // 2.x conv kernels address each tensor with 32-bit byte offsets.
     constexpr int64_t kMaxBytes = int64_t{1} << 31;
-    const int64_t act = p_.input_pixels() * p_.c.value * bits_of(k_.a.value) / 8;
-    const int64_t out = p_.output_pixels() * p_.k.value * bits_of(k_.a.value) / 8;
+    const int64_t bytes = bits_of(k_.a.value) / 8;
+    const int64_t act = saturating_product({p_.input_pixels(), p_.c.value, bytes});
+    const int64_t out = saturating_product({p_.output_pixels(), p_.k.value, bytes});
     if (act >= kMaxBytes || out >= kMaxBytes)
       error(k_.name_span, "an sm80 convolution tensor of " + str(std::max(act, out)) +
                               " bytes exceeds the 2 GiB the 2.x kernels address",

@@ -86,6 +86,8 @@ CASES = [
                           ".with_arch(sm80).with_types(bf16)", {}),
     ("sm80_transpose_stride2", "conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, r = 4, s = 4, pad = 1, "
                                "stride = 2).with_arch(sm80).with_types(f16)", {"transpose": True}),
+    ("sm80_dgrad3d_strided", "conv3d(dgrad, n = 2, d = 16, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
+                             "pad = 1, stride = 2).with_arch(sm80).with_types(f16)", {}),
     ("sm80_wgrad2d_tf32", "conv2d(wgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1)"
                           ".with_arch(sm80).with_types(f32).with_math(tf32)", {}),
     ("sm80_grouped_single", "conv2d(fprop, n = 4, h = 56, w = 56, c = 128, k = 128, r = 3, s = 3, pad = 1, "
