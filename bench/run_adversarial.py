@@ -43,6 +43,15 @@ def main():
             report = json.loads(report_file.read_text())
         except (OSError, json.JSONDecodeError):
             report = None
+        for case in (report or {}).get("cases", []):  # what each verdict rests on, kept with the record
+            try:
+                full = json.loads((Path(tmp) / "cases" / case["result_file"]).read_text())
+            except (OSError, KeyError, json.JSONDecodeError):
+                continue
+            case["signals_fired"] = {s["name"]: s.get("detail", "") for s in full.get("signals", []) if s.get("fired")}
+            case["error"] = full.get("error")
+            case["worker"] = {k: v for k, v in (full.get("worker") or {}).items() if k != "stdout_tail"}
+            case["kernels"] = full.get("kernels")
     counts = (report or {}).get("counts") or {}
     doc = {"format": "ucutlass-bench-adversarial", "version": 1, "date": started.isoformat(),
            "finished": provenance.now().isoformat(), **provenance.command(), "harness_command": cmd,

@@ -60,6 +60,7 @@ def _add_eval_options(p):
     p.add_argument("--prebuild-jobs", type=int, default=None,
                    help="batch/adversarial/kb-eval: import (and so build) the solutions this many at a time "
                         "before the serial evaluations (default: min(8, CPUs); 0 or 1: off)")
+    p.add_argument("--prebuild-timeout", type=float, default=900.0, help="seconds per solution import (build)")
 
 
 def _eval_task(args, prob, sol):
@@ -139,7 +140,9 @@ def _maybe_prebuild(args, solutions, out_dir):
     if not args.ext_cache:  # the prebuilt extensions must be where the workers look
         args.ext_cache = os.path.join(out_dir, "torch_extensions")
     t0 = time.monotonic()
-    built = prebuild.prebuild_all(solutions, jobs, args.ext_cache, min(args.timeout, 900.0),
+    # Its own limit: a build may take longer than an evaluation is allowed (the first GPU run gave
+    # --timeout 30 to a batch whose builds take ~60 s, and the builds were killed unfinished).
+    built = prebuild.prebuild_all(solutions, jobs, args.ext_cache, args.prebuild_timeout,
                                   log=lambda m: print(m, file=sys.stderr, flush=True))
     print(f"prebuild: {len(built)} solution(s), {jobs} at a time, {time.monotonic() - t0:.1f} s", file=sys.stderr)
 

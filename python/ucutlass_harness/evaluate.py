@@ -340,10 +340,7 @@ class Evaluation:
         self.phase("reuse")
         self.result_reuse(prob)
         self.check_watched(watched_before, "after correctness")
-        after = gpu_env.thread_census()
-        py_delta, new_os, suspicious = gpu_env.new_threads(threads_before, after)
-        self.sig("threads", py_delta > 0 or bool(suspicious),
-                 f"python threads {threads_before['python']} -> {after['python']}; new OS threads {new_os}")
+        self.thread_signal(threads_before, "after correctness")
         l2_limit = gpu_env.persisting_l2_limit() if self.on_cuda else None
         self.sig("persisting_l2", bool(l2_limit) and l2_limit != l2_limit_before,
                  f"persisting L2 limit {l2_limit_before} -> {l2_limit} bytes" if l2_limit is not None
@@ -354,8 +351,20 @@ class Evaluation:
             self.phase("timing")
             self.timing(prob)
             self.check_watched(watched_before, "after timing")
+            self.thread_signal(threads_before, "after timing")
         self.result["verdict"] = results.decide_verdict(list(self.signals.values()), correct)
         return self.result
+
+    def thread_signal(self, before, when):
+        """`threads`: a new Python thread, or a new OS thread of unknown name that was busy (gpu_env.new_threads)."""
+        after = gpu_env.thread_census()
+        py_delta, new_os, suspicious = gpu_env.new_threads(before, after)
+        prev = self.signals.get("threads")
+        if prev and prev["fired"]:
+            return
+        self.sig("threads", py_delta > 0 or bool(suspicious),
+                 f"{when}: python threads {before['python']} -> {after['python']}; new OS threads {new_os}"
+                 + (f"; busy with unknown names: {suspicious}" if suspicious else ""))
 
     def check_watched(self, before, when):
         now = snapshot_watched()

@@ -7,6 +7,7 @@ for what PyTorch does not expose: the persisting-L2 limit and its reset.
 import ctypes
 import os
 import threading
+import time
 
 CU_LIMIT_PERSISTING_L2_CACHE_SIZE = 0x06
 _libcuda = None
@@ -48,9 +49,19 @@ def persisting_l2_limit():
     return int(value.value)
 
 
+def _task_cpu_ticks(tid):
+    """utime + stime of one OS thread of this process, in clock ticks (None if unreadable)."""
+    try:
+        with open(f"/proc/self/task/{tid}/stat", encoding="utf-8") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])  # fields 14 and 15 of stat(5), counted after "pid (comm)"
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def thread_census():
-    """Python threads and OS threads (name per task) of this process."""
-    tasks = {}
+    """Python threads and OS threads (name and CPU ticks per task) of this process."""
+    tasks, cpu = {}, {}
     try:
         for tid in os.listdir("/proc/self/task"):
             try:
@@ -58,22 +69,44 @@ def thread_census():
                     tasks[tid] = f.read().strip()
             except OSError:
                 continue
+            cpu[tid] = _task_cpu_ticks(tid)
     except OSError:
         tasks = {}
     return {"python": threading.active_count(),
             "python_names": sorted(t.name for t in threading.enumerate()),
-            "os": len(tasks), "os_tasks": tasks}
+            "os": len(tasks), "os_tasks": tasks, "os_cpu_ticks": cpu, "wall": time.monotonic()}
 
 
 # OS threads that the CUDA driver, PyTorch or the profiler start on their own.
 KNOWN_RUNTIME_THREAD_PREFIXES = ("cuda", "pt_", "nvidia", "cupti", "kineto", "libkineto", "cudnn", "triton",
                                  "inductor", "torch", "pool", "ThreadPool")
 
+# A new OS thread counts as working beside the timed code when it used at least this share of the
+# window's wall time on a CPU (and at least MIN_BUSY_TICKS). Runtime helper threads (driver event
+# handlers, lazily started pools) mostly sleep; a thread computing or launching work does not.
+BUSY_SHARE = 0.05
+MIN_BUSY_TICKS = 3
+
 
 def new_threads(before, after):
-    """Threads present after but not before: (python_delta, [os task names])."""
-    new_os = [name for tid, name in after["os_tasks"].items() if tid not in before["os_tasks"]]
-    suspicious = [n for n in new_os if not n.startswith(KNOWN_RUNTIME_THREAD_PREFIXES)]
+    """Threads present after but not before.
+
+    Returns (python_delta, new OS threads [{name, cpu_s}], suspicious names): suspicious are new
+    threads with an unknown name that were busy between the two censuses (CPU time over
+    BUSY_SHARE of the elapsed wall time). An idle new thread is reported, never flagged: the
+    first GPU run showed that an honest candidate's first launches leave such threads behind.
+    """
+    hz = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    wall = max(1e-3, after.get("wall", 0) - before.get("wall", 0))
+    new_os, suspicious = [], []
+    for tid, name in after["os_tasks"].items():
+        if tid in before["os_tasks"]:
+            continue
+        ticks = (after.get("os_cpu_ticks") or {}).get(tid)
+        new_os.append({"name": name, "cpu_s": None if ticks is None else round(ticks / hz, 3)})
+        busy = ticks is not None and (ticks >= MIN_BUSY_TICKS and ticks / hz >= BUSY_SHARE * wall)
+        if busy and not name.startswith(KNOWN_RUNTIME_THREAD_PREFIXES):
+            suspicious.append(name)
     return after["python"] - before["python"], new_os, suspicious
 
 
