@@ -18,6 +18,7 @@
 #include "build/builder.h"
 #include "build/kernel_cache.h"
 #include "cli/command.h"
+#include "exec/harness_batch.h"
 #include "exec/subprocess.h"
 #include "graph/graph_reader.h"
 #include "graph/problem_trace.h"
@@ -53,6 +54,9 @@ struct OptimizeArgs {
   bool no_gpu = false;
   bool no_compile = false;
   int jobs = 2;
+  int batch = 4;              // attempts of one problem evaluated per harness batch
+  std::string baselines_file; // KernelBench baseline JSON (harness `baselines`): eager / compile times
+  std::string ext_cache;      // TORCH_EXTENSIONS_DIR of every attempt ("" = OUT/torch_extensions)
 };
 
 std::string read_text(const std::string& path) {
@@ -68,8 +72,10 @@ void write_text(const fs::path& path, const std::string& text) {
 // One problem as the optimizer holds it between steps.
 struct Problem {
   std::string file, name;
+  std::string problem_py;  // the KernelBench problem file (for a graph JSON, the file it was traced from)
   graph::OpGraph graph;
   double sol_ms = 0;
+  double eager_ms = 0, compile_ms = 0;  // from --baselines, else measured with the first batch
   map::MatchReport matches;
   std::vector<std::vector<search::Candidate>> candidates;  // per gemm, ranked
   std::vector<std::vector<search::Measured>> measured;  // per gemm, every attempt's index and time
@@ -102,17 +108,38 @@ std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
   return out;
 }
 
-// The next attempt's candidate per gemm (search/refine.h), or nothing when
-// every gemm's list is spent; a spent gemm keeps its best measured candidate.
-std::optional<std::vector<size_t>> next_attempt(const Problem& p) {
-  std::vector<size_t> pick;
-  bool any = false;
+// Up to `k` next attempts, each a candidate index per gemm (search/refine.h);
+// none when every gemm's list is spent. A gemm whose list is shorter than
+// another's keeps its best measured candidate in the extra attempts.
+std::vector<std::vector<size_t>> next_attempts(const Problem& p, size_t k) {
+  std::vector<std::vector<size_t>> per_gemm;
+  size_t n = 0;
   for (size_t g = 0; g < p.candidates.size(); ++g) {
-    const std::vector<size_t> next = search::next_candidates(p.candidates[g], p.measured[g], 1);
-    any |= !next.empty();
-    pick.push_back(next.empty() ? search::best_measured(p.measured[g]).value_or(0) : next[0]);
+    per_gemm.push_back(search::next_candidates(p.candidates[g], p.measured[g], k));
+    n = std::max(n, per_gemm.back().size());
   }
-  return any ? std::optional(pick) : std::nullopt;
+  std::vector<std::vector<size_t>> out(n);
+  for (size_t j = 0; j < n; ++j)
+    for (size_t g = 0; g < per_gemm.size(); ++g)
+      out[j].push_back(j < per_gemm[g].size() ? per_gemm[g][j] : search::best_measured(p.measured[g]).value_or(0));
+  return out;
+}
+
+// The problem's eager and torch.compile times (ms) from a KernelBench baseline
+// JSON written by `python3 -m ucutlass_harness baselines DIR`: keys <level> and
+// <level>_compile, where <level> is the problem file's folder; the median when
+// recorded (the harness compares medians), else KernelBench's mean. 0 = absent.
+std::pair<double, double> baseline_times(const nlohmann::json& doc, const std::string& problem_py) {
+  const std::string level = fs::path(problem_py).parent_path().filename().string();
+  const std::string name = fs::path(problem_py).filename().string();
+  auto pick = [&](const std::string& key) {
+    if (!doc.is_object() || !doc.contains(key) || !doc[key].is_object() || !doc[key].contains(name)) return 0.0;
+    const nlohmann::json& e = doc[key][name];
+    if (!e.is_object()) return 0.0;
+    if (e.contains("median") && e["median"].is_number()) return e["median"].get<double>();
+    return e.contains("mean") && e["mean"].is_number() ? e["mean"].get<double>() : 0.0;
+  };
+  return {pick(level), pick(level + "_compile")};
 }
 
 void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms) {
@@ -164,7 +191,19 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   const std::string toolchain_err = build::find_toolchain("", "", tc);
   const std::string python_dir = find_install_dir("python");
   std::optional<std::string> local_gpu = a.no_gpu ? std::nullopt : sol::detect_local_gpu_name();
+  const bool gpu_step = !a.no_gpu && local_gpu.has_value();
   std::vector<std::string> skipped_steps;
+  nlohmann::json baselines;
+  if (!a.baselines_file.empty()) {
+    std::ifstream in(a.baselines_file);
+    baselines = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+    if (!baselines.is_object()) {
+      std::cerr << "ucutlass optimize: --baselines " << a.baselines_file
+                << ": not a KernelBench baseline JSON (an object of level keys, as `python3 -m ucutlass_harness baselines` writes)\n";
+      return kExitUsage;
+    }
+  }
+  const std::string ext_cache = a.ext_cache.empty() ? fs::absolute(out / "torch_extensions").string() : a.ext_cache;
 
   std::vector<Problem> problems;
   for (const std::string& file : problem_files(a.target)) {
@@ -177,6 +216,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::cerr << "[" << problems.size() + 1 << "] " << file << ": ";
     bool ok = file.ends_with(".json") ? graph::load_op_graph_file(file, &p.graph, &err)
                                       : graph::trace_problem(file, 600, &p.graph, &err);
+    p.problem_py = file.ends_with(".json") ? p.graph.problem_file : file;
+    if (!baselines.is_null()) std::tie(p.eager_ms, p.compile_ms) = baseline_times(baselines, p.problem_py);
     if (!ok) {
       p.skipped = "trace failed: " + err;
     } else {
@@ -205,7 +246,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         write_text(p.dir / "report.txt", report_text(p, s));
         std::cerr << p.matches.gemms.size() << " kernel(s), SOL " << p.sol_ms << " ms, solution " << (p.dir / "modelnew.py").string()
                   << "\n";
-        if (!a.no_compile && toolchain_err.empty()) {
+        // Before a GPU step the attempts build themselves (torch extensions, in parallel batches);
+        // without one, nvcc through the kernel cache shows the program compiles.
+        if (!a.no_compile && toolchain_err.empty() && !gpu_step) {
           write_text(p.dir / "kernel.dsl", s.dsl);
           build::BuildOptions bo;
           bo.toolchain = tc;
@@ -217,13 +260,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       }
     }
     if (!p.skipped.empty()) std::cerr << "skipped: " << p.skipped << "\n";
-    store->upsert_problem({p.name, file, p.sol_ms, 0, 0, p.skipped.empty() ? "open" : "skipped:" + p.skipped});
+    store->upsert_problem({p.name, file, p.sol_ms, p.eager_ms, p.compile_ms, p.skipped.empty() ? "open" : "skipped:" + p.skipped});
     problems.push_back(std::move(p));
   }
   if (!toolchain_err.empty() && !a.no_compile) skipped_steps.push_back("compilation: " + toolchain_err);
 
   // The GPU step: attempts under the budget scheduler.
-  const bool gpu_step = !a.no_gpu && local_gpu.has_value();
   if (!gpu_step) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
@@ -233,8 +275,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       states[i].name = problems[i].name;
       states[i].sol_ms = problems[i].sol_ms;
       states[i].exhausted = !problems[i].skipped.empty();
+      states[i].eager_ms = problems[i].eager_ms;
       for (const store::AttemptRow& r : store->attempts(problems[i].name)) {
-        if (r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
+        if (states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
+        if (problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
       }
     }
@@ -268,69 +312,110 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         skipped_steps.push_back("further attempts: --wall-budget spent");
         break;
       }
-      const std::optional<std::vector<size_t>> pick = next_attempt(p);
-      if (!pick) {
+      // Up to --batch new attempts of this problem (within its budget and the
+      // suite's); candidates the store already has are folded in without a GPU.
+      int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
+      if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used);
+      room = std::max(room, 1);
+      struct Pending {
+        std::vector<size_t> pick;
+        std::vector<map::KernelConfig> configs;
+        solution::SolutionFiles files;
+        fs::path path;
+      };
+      std::vector<Pending> batch;
+      bool spent = false;
+      while (batch.empty()) {
+        const std::vector<std::vector<size_t>> picks = next_attempts(p, static_cast<size_t>(room));
+        if (picks.empty()) {
+          spent = true;
+          break;
+        }
+        for (const std::vector<size_t>& pick : picks) {
+          std::vector<map::KernelConfig> configs;
+          for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
+          solution::SolutionFiles sf = solution::make_solution(read_text(p.problem_py), p.graph, p.matches.gemms, configs, tc.cutlass_dir);
+          if (!sf.error.empty()) {
+            record_measured(p, pick, std::nullopt);
+            continue;
+          }
+          if (store->has_attempt(p.name, sf.hash)) {  // recorded by an earlier run: never repeated, but it steers refinement
+            for (const store::AttemptRow& r : store->attempts(p.name))
+              if (r.hash == sf.hash) record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt);
+            continue;
+          }
+          bool twice = false;
+          for (const Pending& q : batch) twice |= q.files.hash == sf.hash;
+          if (twice) {  // two picks, one program: measure it once, count the other as seen
+            record_measured(p, pick, std::nullopt);
+            continue;
+          }
+          const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
+          batch.push_back({pick, std::move(configs), std::move(sf), file});
+        }
+      }
+      if (spent) {
         states[i].exhausted = true;
         continue;
       }
-      std::vector<map::KernelConfig> configs;
-      for (size_t g = 0; g < pick->size(); ++g) configs.push_back(p.candidates[g][(*pick)[g]].config);
-      solution::SolutionFiles s = solution::make_solution(read_text(p.file), p.graph, p.matches.gemms, configs, tc.cutlass_dir);
-      if (!s.error.empty()) {
-        record_measured(p, *pick, std::nullopt);
-        continue;
-      }
-      if (store->has_attempt(p.name, s.hash)) {  // recorded by an earlier run: never repeated, but it steers refinement
-        for (const store::AttemptRow& r : store->attempts(p.name))
-          if (r.hash == s.hash) record_measured(p, *pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt);
-        continue;
-      }
       if (live) show(i);
-      const fs::path sol_file = p.dir / ("attempt_" + s.hash + ".py");
-      write_text(sol_file, s.modelnew);
-      ProcessOptions po;
-      po.extra_env = {"PYTHONPATH=" + python_dir};
-      po.timeout_s = 1800;
-      std::ostringstream sol_ms;
-      sol_ms << p.sol_ms;
-      ProcessResult r = run_process({"python3", "-m", "ucutlass_harness", "eval", p.file, sol_file.string(), "--json", "--backend",
-                                     "cutlass", "--profile", a.tolerance, "--sol-ms", sol_ms.str()},
-                                    po);
-      nlohmann::json result = nlohmann::json::parse(r.out, nullptr, false);
-      store::AttemptRow row;
-      row.problem = p.name;
-      row.hash = s.hash;
-      row.dsl = s.dsl;
-      for (const auto& c : configs) row.config += (row.config.empty() ? "" : "; ") + c.summary();
-      row.verdict = result.is_object() ? result.value("verdict", "error") : "harness_error";
-      if (result.is_object() && result.contains("timing")) {
-        const auto& t = result["timing"];
-        if (t.contains("candidate") && t["candidate"].is_object()) row.time_ms = t["candidate"].value("median_ms", 0.0);
-        if (t.contains("eager") && t["eager"].is_object()) row.eager_ms = t["eager"].value("median_ms", 0.0);
-        if (t.contains("compile") && t["compile"].is_object()) row.compile_ms = t["compile"].value("median_ms", 0.0);
+      std::vector<std::string> files;
+      for (const Pending& q : batch) {
+        write_text(q.path, q.files.modelnew);
+        files.push_back(q.path.string());
       }
-      row.signals = result.is_object() && result.contains("signals") ? result["signals"].dump() : "[]";
-      row.result_json = result.is_object() ? result.dump() : r.out + r.err;
-      row.wall_s = r.wall_ms / 1e3;
-      store->record_attempt(row);
-      ++used;
-      attempt_wall_s += row.wall_s;
-      record_measured(p, *pick, row.verdict == "ok" && row.time_ms > 0 ? std::optional(row.time_ms) : std::nullopt);
-      if (row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
-      sched::record_attempt(states[i], row.verdict == "ok" && row.time_ms > 0 ? std::optional<double>(row.time_ms) : std::nullopt);
-      if (live)
-        show(-1);
-      else
-        std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << "); "
-                  << eta() << "\n";
-      if (row.verdict == "ok" && states[i].best_ms && *states[i].best_ms == row.time_ms) {
-        write_text(p.dir / "modelnew.py", s.modelnew);
-        write_text(p.dir / "kernel.dsl", s.dsl);
+      BatchEvalOptions bo;
+      bo.profile = a.tolerance;
+      bo.sol_ms = p.sol_ms;
+      // PyTorch's times once per problem: from --baselines, else measured with its first batch.
+      bo.baselines = states[i].eager_ms > 0 ? "none" : "eager,compile";
+      bo.prebuild_jobs = std::max(1, a.jobs);
+      bo.ext_cache = ext_cache;
+      bo.out_dir = (p.dir / "evals" / ("batch_" + std::to_string(states[i].attempts + 1))).string();
+      bo.eval_timeout_s = 600;
+      const std::vector<BatchEvalResult> results = evaluate_batch(p.problem_py, files, bo);
+      for (size_t j = 0; j < batch.size(); ++j) {
+        const Pending& q = batch[j];
+        const nlohmann::json& result = results[j].result;
+        store::AttemptRow row;
+        row.problem = p.name;
+        row.hash = q.files.hash;
+        row.dsl = q.files.dsl;
+        for (const auto& c : q.configs) row.config += (row.config.empty() ? "" : "; ") + c.summary();
+        row.verdict = result.value("verdict", "harness_error");
+        if (result.contains("timing") && result["timing"].is_object()) {
+          const auto& t = result["timing"];
+          if (t.contains("candidate") && t["candidate"].is_object()) row.time_ms = t["candidate"].value("median_ms", 0.0);
+          if (t.contains("eager") && t["eager"].is_object()) row.eager_ms = t["eager"].value("median_ms", 0.0);
+          if (t.contains("compile") && t["compile"].is_object()) row.compile_ms = t["compile"].value("median_ms", 0.0);
+        }
+        if (row.eager_ms <= 0) row.eager_ms = states[i].eager_ms;  // the baseline this attempt is judged against
+        if (row.compile_ms <= 0) row.compile_ms = p.compile_ms;
+        row.signals = result.contains("signals") ? result["signals"].dump() : "[]";
+        row.result_json = result.dump();
+        row.wall_s = results[j].wall_s;
+        store->record_attempt(row);
+        ++used;
+        attempt_wall_s += row.wall_s;
+        const bool correct = row.verdict == "ok" && row.time_ms > 0;
+        record_measured(p, q.pick, correct ? std::optional(row.time_ms) : std::nullopt);
+        if (states[i].eager_ms <= 0 && row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
+        if (p.compile_ms <= 0 && row.compile_ms > 0) p.compile_ms = row.compile_ms;
+        sched::record_attempt(states[i], correct ? std::optional<double>(row.time_ms) : std::nullopt);
+        if (live)
+          show(-1);
+        else
+          std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << "); "
+                    << eta() << "\n";
+        if (correct && states[i].best_ms && *states[i].best_ms == row.time_ms) {
+          write_text(p.dir / "modelnew.py", q.files.modelnew);
+          write_text(p.dir / "kernel.dsl", q.files.dsl);
+        }
       }
     }
     for (size_t i = 0; i < problems.size(); ++i)
       if (problems[i].skipped.empty())
-        store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, 0,
+        store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, problems[i].compile_ms,
                                "stopped:" + sched::stop_reason_name(sched::stop_reason(states[i], policy))});
   }
 
@@ -368,7 +453,13 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_option("--wall-budget", a->wall_budget_s, "Seconds of GPU-step wall time before no new attempt starts (default: no cap)");
                    app.add_flag("--no-gpu", a->no_gpu, "Stop before the GPU step");
                    app.add_flag("--no-compile", a->no_compile, "Do not run nvcc on the best-ranked program");
-                   app.add_option("-j,--jobs", a->jobs, "Parallel nvcc builds");
+                   app.add_option("-j,--jobs", a->jobs, "Parallel builds (nvcc, and the attempts' extensions before each batch)");
+                   app.add_option("--batch", a->batch, "Attempts of one problem evaluated together, built in parallel (default 4)")
+                       ->check(CLI::Range(1, 64));
+                   app.add_option("--baselines", a->baselines_file,
+                                  "KernelBench baseline JSON with eager and torch.compile times (python3 -m ucutlass_harness baselines); "
+                                  "default: measured with each problem's first batch");
+                   app.add_option("--ext-cache", a->ext_cache, "TORCH_EXTENSIONS_DIR for the attempts (default OUT/torch_extensions)");
                    return [a, &g] { return run_optimize(*a, g); };
                  });
 

@@ -1,0 +1,73 @@
+#include "exec/harness_batch.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "exec/python_worker.h"
+
+namespace ucutlass {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json read_json_file(const fs::path& path) {
+  std::ifstream in(path);
+  if (!in) return nlohmann::json();
+  return nlohmann::json::parse(in, nullptr, false);
+}
+
+std::string fixed(double v) {
+  std::ostringstream o;
+  o.precision(17);
+  o << v;
+  return o.str();
+}
+
+}  // namespace
+
+std::vector<BatchEvalResult> evaluate_batch(const std::string& problem, const std::vector<std::string>& solutions,
+                                            const BatchEvalOptions& opt) {
+  std::vector<BatchEvalResult> out;
+  if (solutions.empty()) return out;
+  fs::create_directories(opt.out_dir);
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const std::string& s : solutions) pairs.push_back({{"problem", fs::absolute(problem).string()}, {"solution", fs::absolute(s).string()}});
+  const fs::path pairs_file = fs::path(opt.out_dir) / "pairs.json";
+  std::ofstream(pairs_file) << pairs.dump(1) << "\n";
+
+  std::vector<std::string> args = {"batch",     pairs_file.string(), "--out-dir",          opt.out_dir,
+                                    "--json",    "--backend",         opt.backend,          "--profile",
+                                    opt.profile, "--baselines",       opt.baselines,        "--timeout",
+                                    fixed(opt.eval_timeout_s),        "--prebuild-jobs",    std::to_string(opt.prebuild_jobs),
+                                    "--prebuild-timeout",             fixed(opt.prebuild_timeout_s)};
+  if (opt.device_type != "cuda") args.insert(args.end(), {"--device-type", opt.device_type});
+  args.insert(args.end(), {"--trials", std::to_string(opt.correct_trials), "--timing-trials", std::to_string(opt.timing_trials)});
+  if (opt.sol_ms > 0) args.insert(args.end(), {"--sol-ms", fixed(opt.sol_ms)});
+  if (!opt.ext_cache.empty()) args.insert(args.end(), {"--ext-cache", opt.ext_cache});
+  ProcessOptions po;
+  // The whole batch: every build (in parallel, bounded by the slowest) plus every evaluation.
+  po.timeout_s = opt.prebuild_timeout_s + opt.eval_timeout_s * static_cast<double>(solutions.size()) + 120;
+  const ProcessResult r = run_python_module("ucutlass_harness", args, po);
+  const double share = r.wall_ms / 1e3 / static_cast<double>(solutions.size());
+
+  const nlohmann::json summary = nlohmann::json::parse(r.out, nullptr, false);
+  const nlohmann::json* records = summary.is_object() && summary.contains("results") && summary["results"].is_array()
+                                      ? &summary["results"]
+                                      : nullptr;
+  for (size_t i = 0; i < solutions.size(); ++i) {
+    BatchEvalResult b{solutions[i], nlohmann::json(), share};
+    if (records && i < records->size() && (*records)[i].is_object()) {
+      b.result = read_json_file(fs::path(opt.out_dir) / (*records)[i].value("result_file", ""));
+    }
+    if (!b.result.is_object()) {
+      const std::string why = r.ok() ? "the harness wrote no result for this solution" : "harness batch failed (" + r.describe() + "): " + python_failure_reason(r);
+      b.result = {{"verdict", "harness_error"}, {"error", {{"kind", "harness_error"}, {"message", why}}}};
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+}  // namespace ucutlass

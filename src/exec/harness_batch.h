@@ -1,0 +1,41 @@
+#pragma once
+// Evaluating several solutions of one problem through the harness in one go:
+// `python3 -m ucutlass_harness batch`, which imports (and so builds) the
+// solutions' extensions in parallel first, then evaluates them one after the
+// other, each in a fresh isolated worker (forked from a server that already
+// imported torch). One batch instead of one `eval` process per solution turns
+// nvcc time from serial into parallel and drops the per-solution interpreter
+// start-up; isolation and verdicts stay exactly those of `eval`.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace ucutlass {
+
+struct BatchEvalOptions {
+  std::string profile = "kernelbench";    // tolerance profile
+  std::string backend = "cutlass";
+  std::string device_type = "cuda";       // "cpu": the harness's CPU mode (tests on machines without a GPU)
+  int correct_trials = 5, timing_trials = 100;
+  double sol_ms = 0;                      // 0: not passed
+  std::string baselines = "none";         // "eager,compile", "eager" or "none"
+  int prebuild_jobs = 2;
+  std::string ext_cache;                  // TORCH_EXTENSIONS_DIR shared by the batch's workers ("" = harness default)
+  std::string out_dir;                    // where the pairs file and per-solution result JSONs go
+  double eval_timeout_s = 600;            // per solution
+  double prebuild_timeout_s = 900;        // per solution build
+};
+
+struct BatchEvalResult {
+  std::string solution;
+  nlohmann::json result;  // the harness's eval result; on a harness failure {"verdict": "harness_error", "error": ...}
+  double wall_s = 0;      // this solution's share of the batch's wall time
+};
+
+// One result per solution, in the given order; never throws for a failing
+// harness or candidate (their failure is each result's verdict).
+std::vector<BatchEvalResult> evaluate_batch(const std::string& problem, const std::vector<std::string>& solutions,
+                                            const BatchEvalOptions& options);
+
+}  // namespace ucutlass

@@ -1,0 +1,98 @@
+#include "exec/harness_batch.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+#include "exec/subprocess.h"
+
+namespace ucutlass {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kProblem = R"PY(import torch
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return torch.relu(x * 2.0)
+
+
+def get_inputs():
+    return [torch.randn(64, 32)]
+
+
+def get_init_inputs():
+    return []
+)PY";
+
+constexpr const char* kHonest = R"PY(import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.clamp_min(x + x, 0)
+)PY";
+
+constexpr const char* kWrong = R"PY(import torch
+import torch.nn as nn
+
+
+class ModelNew(nn.Module):
+    def forward(self, x):
+        return torch.relu(x * 3.0)
+)PY";
+
+void write(const fs::path& p, const char* text) { std::ofstream(p) << text; }
+
+// A real harness run on the CPU (its --device-type cpu mode): the order of
+// results follows the solutions, each carries the harness's own verdict, and
+// a solution file that does not exist is that solution's failure only.
+TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
+  if (!run_process({"python3", "-c", "import torch"}).ok()) GTEST_SKIP() << "PyTorch is not installed here";
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_test_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write(dir / "problem.py", kProblem);
+  write(dir / "honest.py", kHonest);
+  write(dir / "wrong.py", kWrong);
+  BatchEvalOptions o;
+  o.backend = "any";
+  o.device_type = "cpu";
+  o.correct_trials = 2;
+  o.timing_trials = 3;
+  o.prebuild_jobs = 2;
+  o.out_dir = (dir / "out").string();
+  o.eval_timeout_s = 120;
+  const auto results = evaluate_batch((dir / "problem.py").string(),
+                                      {(dir / "honest.py").string(), (dir / "wrong.py").string(), (dir / "missing.py").string()}, o);
+  ASSERT_EQ(results.size(), 3u);
+  EXPECT_EQ(results[0].result.value("verdict", ""), "ok") << results[0].result.dump();
+  EXPECT_GT(results[0].result["timing"]["candidate"].value("median_ms", 0.0), 0.0);
+  EXPECT_EQ(results[1].result.value("verdict", ""), "incorrect");
+  EXPECT_EQ(results[2].result.value("verdict", ""), "runtime_error");
+  EXPECT_GT(results[0].wall_s, 0.0);
+  fs::remove_all(dir);
+}
+
+TEST(HarnessBatch, AHarnessThatCannotStartIsEverySolutionsHarnessError) {
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_fail_" + std::to_string(::getpid()));
+  ::setenv("UCUTLASS_PYTHON", "/no/such/python3", 1);
+  BatchEvalOptions o;
+  o.out_dir = dir.string();
+  const auto results = evaluate_batch("p.py", {"a.py", "b.py"}, o);
+  ::unsetenv("UCUTLASS_PYTHON");
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) {
+    EXPECT_EQ(r.result.value("verdict", ""), "harness_error");
+    EXPECT_NE(r.result["error"].value("message", "").find("harness batch failed"), std::string::npos) << r.result.dump();
+  }
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace ucutlass
