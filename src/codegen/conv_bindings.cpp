@@ -221,6 +221,9 @@ std::string triple(const ir::ConvWindow& w) {
 }
 
 constexpr std::string_view kTorchConvCCheck = R"CPP(  check_conv_tensor(c, kernel, "c", $DTYPE_C$, $DIM$, $A_NAME$);
+  const std::vector<int64_t> result_sizes = $RESULT_SIZES$;
+  TORCH_CHECK(c.sizes().vec() == result_sizes, kernel, ": c must have the result's shape ", at::IntArrayRef(result_sizes),
+              ", got ", c.sizes());
   const torch::Tensor c_cl = channels_last(c);
 )CPP";
 
@@ -300,6 +303,7 @@ std::string emit_conv_torch_function(const GemmKernel& k) {
   for (int i = 0; i < 3; ++i) input += (i ? ", " : "") + std::to_string(p.input[i].value);
   std::string filter;
   for (int i = 0; i < 3; ++i) filter += (i ? ", " : "") + std::to_string(p.filter[i].value);
+  subs.push_back({"RESULT_SIZES", result_sizes(p)});
   subs.insert(subs.end(),
               {{"SUMMARY", std::string(ir::conv_op_name(p)) + " " + std::string(ir::name_of(p.mode)) + "(" + t.a +
                                ", " + t.b + ") in PyTorch's shapes; the result is channels-last in memory"},
@@ -313,7 +317,6 @@ std::string emit_conv_torch_function(const GemmKernel& k) {
                {"INPUT", input},
                {"SHAPES", fill(t.shapes, {{"INPUT", input}})},
                {"SHAPE_CHECKS", std::string(t.checks)},
-               {"RESULT_SIZES", result_sizes(p)},
                {"C_CHECK", k.has_source() ? fill(kTorchConvCCheck, subs) : ""},
                {"BIAS_CHECK", k.has_bias() ? fill(kTorchConvBiasCheck, subs) : ""},
                {"EXTRA_CHECKS", extra_checks},
