@@ -113,6 +113,42 @@ TEST(Cli, EvalReportsMissingFilesAsUsageErrors) {
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
 }
 
+TEST(Cli, OptimizeWithoutGpuWritesASolutionAndTakesBaselinesFromAFile) {
+  const fs::path out = fs::temp_directory_path() / ("ucutlass_cli_opt_" + std::to_string(getpid()));
+  const std::string baselines = temp_file("baselines.json",
+                                          R"({"level1": {"014_gemm_bf16_inputs.py": {"mean": 1.5, "median": 1.4}},
+                                              "level1_compile": {"014_gemm_bf16_inputs.py": {"mean": 1.6}}})");
+  ProcessResult r = ucutlass({"optimize", "tests/optimize/graphs/level1_014_gemm_bf16_inputs.json", "--no-gpu", "--no-compile", "-o",
+                              out.string(), "--baselines", baselines, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out / "level1_014_gemm_bf16_inputs" / "modelnew.py"));
+  EXPECT_NE(r.out.find("GPU evaluation: --no-gpu given"), std::string::npos) << r.out;
+  // The baseline file's median (eager) and mean (compile, no median recorded) reach the store.
+  ProcessResult q = run_process({"python3", "-c",
+                                 "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute("
+                                 "'select eager_ms, compile_ms from problems').fetchall())",
+                                 (out / "campaign.sqlite").string()});
+  EXPECT_EQ(q.out, "[(1.4, 1.6)]\n") << q.err;
+  fs::remove_all(out);
+}
+
+TEST(Cli, OptimizeRejectsMissingTargetsEmptyFoldersAndBadBaselines) {
+  ProcessResult missing = ucutlass({"optimize", "/no/such/problem.py", "--no-gpu"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.err, "ucutlass optimize: /no/such/problem.py: no such file or directory\n");
+  const fs::path empty = fs::temp_directory_path() / ("ucutlass_cli_empty_" + std::to_string(getpid()));
+  fs::create_directories(empty);
+  ProcessResult none = ucutlass({"optimize", empty.string(), "--no-gpu"});
+  EXPECT_EQ(none.exit_code, 1);
+  EXPECT_NE(none.err.find(": no problem here (a KernelBench problem .py, an op-graph .json, or a folder of them)"), std::string::npos)
+      << none.err;
+  fs::remove_all(empty);
+  const std::string bad = temp_file("bad_baselines.json", "[1, 2]");
+  ProcessResult b = ucutlass({"optimize", "tests/optimize/graphs/level1_014_gemm_bf16_inputs.json", "--no-gpu", "--baselines", bad});
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_NE(b.err.find("not a KernelBench baseline JSON"), std::string::npos) << b.err;
+}
+
 TEST(Cli, TraceAProblem) {
   ProcessResult probe = run_process({"python3", "-c", "import torch"});
   if (!probe.ok()) GTEST_SKIP() << "PyTorch is not installed here; tracing needs it";

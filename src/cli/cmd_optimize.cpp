@@ -87,7 +87,8 @@ std::vector<std::string> problem_files(const std::string& target) {
   std::vector<std::string> files;
   if (fs::is_directory(target)) {
     for (const auto& e : fs::recursive_directory_iterator(target))
-      if (e.is_regular_file() && e.path().extension() == ".py" && e.path().filename().string()[0] != '_')
+      if (e.is_regular_file() && (e.path().extension() == ".py" || e.path().extension() == ".json") &&
+          e.path().filename().string()[0] != '_')
         files.push_back(e.path().string());
     std::sort(files.begin(), files.end());
   } else {
@@ -175,6 +176,26 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::cerr << "ucutlass optimize: " << err << "\n";
     return kExitUsage;
   }
+  // Inputs are checked before anything is written.
+  if (!fs::exists(a.target)) {
+    std::cerr << "ucutlass optimize: " << a.target << ": no such file or directory\n";
+    return kExitUsage;
+  }
+  const std::vector<std::string> files = problem_files(a.target);
+  if (files.empty()) {
+    std::cerr << "ucutlass optimize: " << a.target << ": no problem here (a KernelBench problem .py, an op-graph .json, or a folder of them)\n";
+    return kExitFailure;
+  }
+  nlohmann::json baselines;
+  if (!a.baselines_file.empty()) {
+    std::ifstream in(a.baselines_file);
+    baselines = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
+    if (!baselines.is_object()) {
+      std::cerr << "ucutlass optimize: --baselines " << a.baselines_file
+                << ": not a KernelBench baseline JSON (an object of level keys, as `python3 -m ucutlass_harness baselines` writes)\n";
+      return kExitUsage;
+    }
+  }
   const fs::path out = a.out;
   const std::string store_path = a.store.empty() ? (out / "campaign.sqlite").string() : a.store;
   fs::create_directories(fs::path(store_path).parent_path().empty() ? "." : fs::path(store_path).parent_path());
@@ -193,20 +214,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   std::optional<std::string> local_gpu = a.no_gpu ? std::nullopt : sol::detect_local_gpu_name();
   const bool gpu_step = !a.no_gpu && local_gpu.has_value();
   std::vector<std::string> skipped_steps;
-  nlohmann::json baselines;
-  if (!a.baselines_file.empty()) {
-    std::ifstream in(a.baselines_file);
-    baselines = in ? nlohmann::json::parse(in, nullptr, false) : nlohmann::json();
-    if (!baselines.is_object()) {
-      std::cerr << "ucutlass optimize: --baselines " << a.baselines_file
-                << ": not a KernelBench baseline JSON (an object of level keys, as `python3 -m ucutlass_harness baselines` writes)\n";
-      return kExitUsage;
-    }
-  }
   const std::string ext_cache = a.ext_cache.empty() ? fs::absolute(out / "torch_extensions").string() : a.ext_cache;
 
   std::vector<Problem> problems;
-  for (const std::string& file : problem_files(a.target)) {
+  for (const std::string& file : files) {
     Problem p;
     p.file = file;
     // <level>_<stem>: a cached graph (tests/optimize/graphs) is already named so.
