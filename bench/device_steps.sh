@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The GPU acceptance runs of the harness, SOL and optimizer issues as named steps, so one device
+# call (10 minutes at most) runs exactly the steps it has time for and copies every result JSON
+# to OUT (the device tool's $OUT), ready to commit under bench/results/.
+#
+#   bench/device_steps.sh OUT STEP[:SECONDS] ...
+#
+# Steps (each killed at its SECONDS, default shown; a killed step keeps what it wrote):
+#   baselines:480     eager + torch.compile for problems/, resumed from bench/results/baselines-h200.json
+#   adversarial:300   tests/adversarial (gamed + honest solutions), bench/run_adversarial.py
+#   isolation:200     tests/isolation (segfault, illegal address, hang, OOM, then honest)
+#   repeatability:240 one ms-scale CUTLASS solution (bf16 8192^3, written by `ucutlass optimize --no-gpu`),
+#                     5 separate harness runs
+#   optimize:540      `ucutlass optimize problems` resumed from OUT/../optimize_out if carried; the
+#                     store and solutions are tarred into OUT
+# Needs: build/ucutlass (or build/bench-bin/ucutlass), the CUTLASS headers under
+# .deps/nvidia-cutlass/cutlass_library/source (or $UCUTLASS_CUTLASS_DIR), PyTorch with CUDA.
+set -u
+out=${1:?usage: bench/device_steps.sh OUT STEP[:SECONDS] ...}
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+mkdir -p "$out"
+export UCUTLASS_CUTLASS_DIR=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
+bin=build/ucutlass
+[ -x "$bin" ] || bin=build/bench-bin/ucutlass
+jobs=$(nproc)
+
+run_step() {
+  local name=${1%%:*} secs=${1#*:}
+  [ "$secs" = "$1" ] && secs=""
+  local t0=$SECONDS rc=0
+  case $name in
+    baselines)
+      timeout "${secs:-480}" python3 bench/run_baselines.py problems --compile-jobs $((jobs - 1)) \
+        --time-budget $(( ${secs:-480} - 60 )) --timeout 240 || rc=$?
+      cp bench/results/baselines-h200*.json "$out"/ 2>/dev/null ;;
+    adversarial|isolation)
+      timeout "${secs:-300}" python3 bench/run_adversarial.py "tests/$name" --out "$out" --baselines none \
+        --prebuild-jobs "$jobs" --ext-cache /tmp/ucutlass-ext --timeout 60 || rc=$? ;;
+    repeatability)
+      "$bin" optimize problems/level1/014_gemm_bf16_inputs.py --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
+      local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py
+      TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext python3 -m ucutlass_harness.prebuild "$sol" >/dev/null 2>&1
+      timeout "${secs:-240}" python3 bench/repeatability.py problems/level1/014_gemm_bf16_inputs.py "$sol" --runs 5 \
+        --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 || rc=$? ;;
+    optimize)
+      local dir=${OPTIMIZE_OUT:-optimize_out}
+      timeout "${secs:-540}" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
+        --wall-budget $(( ${secs:-540} - 120 )) ${OPTIMIZE_FLAGS:-} || rc=$?
+      tar -czf "$out/optimize_out.tgz" --exclude torch_extensions --exclude evals "$dir" 2>/dev/null ;;
+    *) echo "device_steps: unknown step '$name'" >&2; return 2 ;;
+  esac
+  echo "device_steps: $name exit $rc after $((SECONDS - t0)) s" >&2
+}
+
+export PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
+for step in "$@"; do run_step "$step"; done
