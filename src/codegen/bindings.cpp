@@ -4,6 +4,7 @@
 #include "codegen/cutlass_names.h"
 #include "codegen/host_entry.h"
 #include "codegen/manifest.h"
+#include "codegen/pipeline_bindings.h"
 #include "codegen/text_template.h"
 
 namespace ucutlass::codegen {
@@ -324,8 +325,12 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
                                  {"HAS_EXTRAS", k.extras.empty() ? "false" : "true"},
                                  {"SIGNATURE", c_string_literal(kernel_signature_json(k, hash))}});
   }
-  return fill(kCapi,
-              {{"HASH", hash}, {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p)}, {"ENTRIES", entries}});
+  std::string c_structs = emit_c_params_struct() + emit_capi_conv_struct(p);
+  for (const ir::Pipeline& pipe : p.pipelines) {
+    c_structs += emit_pipeline_c_struct(pipe);
+    entries += emit_pipeline_capi_entry(p, pipe, hash);
+  }
+  return fill(kCapi, {{"HASH", hash}, {"C_STRUCT", c_structs}, {"ENTRIES", entries}});
 }
 
 std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
@@ -343,6 +348,12 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
                     "size_t ucutlass_" + k.name + "_workspace_size(const ucutlass_gemm_params* p);\n";
     functions += torch_function(k);
     defs += torch_def(k);
+  }
+  functions += emit_pipeline_torch_support(p);
+  for (const ir::Pipeline& pipe : p.pipelines) {
+    declarations += emit_pipeline_torch_declarations(pipe);
+    functions += emit_pipeline_torch_function(p, pipe);
+    defs += emit_pipeline_torch_def(pipe);
   }
   return fill(kTorch, {{"HASH", hash},
                        {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p)},

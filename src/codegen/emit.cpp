@@ -9,6 +9,7 @@
 #include "codegen/host_entry.h"
 #include "codegen/kernel_types.h"
 #include "codegen/manifest.h"
+#include "codegen/pipeline_host_entry.h"
 #include "codegen/text_template.h"
 
 namespace ucutlass::codegen {
@@ -112,6 +113,7 @@ std::string emit_header(const ir::Program& p, const std::string& hash) {
     names += (names.empty() ? "" : ", ") + k.name;
     code += kernel_code(k);
   }
+  for (const ir::Pipeline& pipe : p.pipelines) code += emit_pipeline_host_entry(p, pipe);
   return fill(kHeader, {{"HASH", hash},
                         {"KERNELS", names},
                         {"INCLUDES", includes(p)},

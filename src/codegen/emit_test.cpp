@@ -206,6 +206,9 @@ Program sm80_epilogue_mish() { return from_example("14_sm80_epilogue.dsl"); }
 // and wgrad (1D) with a scaled epilogue.
 Program conv_sm90_fprop_bias_relu() { return from_example("15_conv2d_fprop.dsl"); }
 Program conv_sm80() { return from_example("16_conv_sm80.dsl"); }
+// A two-GEMM MLP pipeline (up with bias + GELU, down with bias): the pipeline's
+// host entry, C entries, torch function and manifest entry beside the kernels'.
+Program sm90_mlp_pipeline() { return from_example("17_mlp_pipeline.dsl"); }
 Program conv_sm90_dgrad_wgrad() {
   FrontendResult r = run_frontend(
       "conv_sm90_dgrad_wgrad.dsl",
@@ -264,6 +267,7 @@ const GoldenCase kCases[] = {
     {"conv_sm90_dgrad_wgrad", conv_sm90_dgrad_wgrad},
     {"conv_sm80_grouped", conv_sm80_grouped},
     {"conv_sm80_dgrad3d_strided", conv_sm80_dgrad3d_strided},
+    {"sm90_mlp_pipeline", sm90_mlp_pipeline},
 };
 
 std::string read_file(const std::filesystem::path& p) {

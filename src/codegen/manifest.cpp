@@ -4,6 +4,7 @@
 
 #include "codegen/conv_bindings.h"
 #include "codegen/cutlass_names.h"
+#include "codegen/pipeline_bindings.h"
 
 namespace ucutlass::codegen {
 
@@ -246,6 +247,11 @@ std::string emit_manifest(const ir::Program& p, const std::string& hash) {
                 {"files", Json{{"header", base + ".h"}, {"capi", base + "_capi.cu"},
                                {"torch", base + "_torch.cpp"}}},
                 {"kernels", kernels}};
+  if (!p.pipelines.empty()) {
+    Json pipelines = Json::array();
+    for (const ir::Pipeline& pipe : p.pipelines) pipelines.push_back(pipeline_signature(p, pipe, hash));
+    manifest["pipelines"] = pipelines;
+  }
   return manifest.dump(2) + "\n";
 }
 

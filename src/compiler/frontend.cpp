@@ -8,8 +8,10 @@
 #include "dsl/parser.h"
 #include "ir/canonical.h"
 #include "ir/lower.h"
+#include "ir/lower_pipeline.h"
 #include "ir/resolve_auto.h"
 #include "ir/validate.h"
+#include "ir/validate_pipeline.h"
 #include "support/phase_timer.h"
 
 namespace ucutlass {
@@ -35,8 +37,15 @@ FrontendResult run_frontend(std::string path, std::string text) {
     ir::resolve_auto(r.program);
   }
   {
+    // Pipelines bind kernel operands, and which operands a kernel has (C is
+    // read or void) is known once auto settings are resolved.
+    PhaseTimer t("pipelines");
+    ir::lower_pipelines(ast, r.program, *r.diags);
+  }
+  {
     PhaseTimer t("validate");
     ir::validate(r.program, *r.diags);
+    if (!r.diags->has_errors()) ir::validate_pipelines(r.program, *r.diags);
   }
   if (r.diags->has_errors()) return r;
   {

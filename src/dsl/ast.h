@@ -1,6 +1,7 @@
 #pragma once
 // The syntax tree: a program is a list of kernel declarations, each an
-// operation call followed by a chain of `.with_*` calls. The tree is
+// operation call followed by a chain of `.with_*` calls, and of pipeline
+// declarations, each a chain of calls over those kernels. The tree is
 // deliberately untyped (every argument is an Expr); names are resolved, and
 // misspellings diagnosed, when the tree is lowered to the typed IR
 // (ir/lower.h). Every node keeps its source span.
@@ -51,8 +52,19 @@ struct KernelDecl {
   std::vector<Call> chain;  // .with_tile(...) ...
 };
 
+// pipeline NAME = inputs(x, w1, ...).up(a = x, b = w1, d = h).down(...).outputs(y):
+// the first and last calls are the signature, the ones between run kernels in
+// order, each binding the kernel's operands to named tensors.
+struct PipelineDecl {
+  std::string name;
+  Span name_span;
+  Span span;
+  std::vector<Call> calls;
+};
+
 struct Program {
   std::vector<KernelDecl> kernels;
+  std::vector<PipelineDecl> pipelines;
 };
 
 // Canonical text of an expression, for messages ("split_k(4)").

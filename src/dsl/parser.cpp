@@ -48,8 +48,13 @@ class Parser {
     Program p;
     while (peek().kind != TokenKind::end_of_file) {
       try {
+        if (at_pipeline()) {
+          p.pipelines.push_back(pipeline_decl());
+          continue;
+        }
         if (peek().kind != TokenKind::kw_kernel)
-          error_here("expected 'kernel' to start a declaration", "kernel NAME = gemm(...).with_...(...)");
+          error_here("expected 'kernel' or 'pipeline' to start a declaration",
+                     "kernel NAME = gemm(...).with_...(...), or pipeline NAME = inputs(...).KERNEL(...).outputs(...)");
         p.kernels.push_back(kernel_decl());
       } catch (const SyntaxError&) {
         recover();
@@ -85,9 +90,36 @@ class Parser {
     if (peek().kind != k) error_here(std::string("expected ") + token_kind_name(k) + " " + context, legal);
     return advance();
   }
+  // `pipeline` is a keyword only where a declaration starts and a name
+  // follows, so a program may still use it as a name elsewhere.
+  bool at_pipeline() const {
+    return peek().kind == TokenKind::identifier && peek().text == "pipeline" &&
+           peek(1).kind == TokenKind::identifier;
+  }
+  bool at_declaration() const {
+    return peek().kind == TokenKind::kw_kernel || peek().kind == TokenKind::end_of_file || at_pipeline();
+  }
   void recover() {
     advance();
-    while (peek().kind != TokenKind::kw_kernel && peek().kind != TokenKind::end_of_file) advance();
+    while (!at_declaration()) advance();
+  }
+
+  PipelineDecl pipeline_decl() {
+    PipelineDecl d;
+    const Token& kw = advance();
+    const Token& name = advance();
+    d.name = name.text;
+    d.name_span = name.span;
+    const std::string form = "pipeline " + d.name + " = inputs(...).KERNEL(a = ..., d = ...).outputs(...)";
+    expect(TokenKind::equals, "after the pipeline name", form);
+    d.calls.push_back(call("inputs(...)"));
+    while (accept(TokenKind::dot)) d.calls.push_back(call("a kernel call or outputs(...)"));
+    uint32_t end = toks_[pos_ > 0 ? pos_ - 1 : 0].span.end;
+    accept(TokenKind::semicolon);
+    if (!at_declaration())
+      error_here("expected '.' to continue the pipeline or a new declaration", ".KERNEL(...), .outputs(...)");
+    d.span = {kw.span.begin, end};
+    return d;
   }
 
   KernelDecl kernel_decl() {
@@ -101,7 +133,7 @@ class Parser {
     while (accept(TokenKind::dot)) k.chain.push_back(call("a setting such as with_tile(128, 128, 64)"));
     uint32_t end = toks_[pos_ > 0 ? pos_ - 1 : 0].span.end;
     accept(TokenKind::semicolon);
-    if (peek().kind != TokenKind::kw_kernel && peek().kind != TokenKind::end_of_file)
+    if (!at_declaration())
       error_here("expected '.' to continue the chain or 'kernel' to start the next declaration",
                  ".with_NAME(...) or a new 'kernel' declaration");
     k.span = {kw.span.begin, end};

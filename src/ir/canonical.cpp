@@ -97,7 +97,24 @@ std::string canonical_text(const GemmKernel& k) {
 std::string canonical_text(const Program& p) {
   std::string s = "ucutlass-ir 1\n";
   for (const GemmKernel& k : p.kernels) s += canonical_text(k);
+  for (const Pipeline& pipe : p.pipelines) s += canonical_text(p, pipe);
   return s;
+}
+
+std::string canonical_text(const Program& p, const Pipeline& pipe) {
+  auto names = [&](const std::vector<int>& ids) {
+    std::string out;
+    for (int i : ids) out += (out.empty() ? "" : ",") + pipe.tensors[i].name;
+    return out;
+  };
+  std::string s = "pipeline " + pipe.name + "\n  inputs=" + names(pipe.inputs) + "\n";
+  for (const PipelineStep& step : pipe.steps) {
+    const GemmKernel& k = p.kernels[step.kernel];
+    s += "  step=" + k.name;
+    for (const PipelineBinding& b : step.bindings) s += "," + operand_name(k, b) + "=" + pipe.tensors[b.tensor].name;
+    s += "\n";
+  }
+  return s + "  outputs=" + names(pipe.outputs) + "\n";
 }
 
 std::string program_hash(const Program& p) { return sha256_hex(canonical_text(p)).substr(0, 16); }

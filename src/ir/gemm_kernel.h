@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/conv_problem.h"
+#include "ir/pipeline.h"
 #include "ir/types.h"
 #include "support/source_file.h"
 
@@ -131,6 +132,7 @@ struct GemmKernel {
 
 struct Program {
   std::vector<GemmKernel> kernels;
+  std::vector<Pipeline> pipelines;  // ir/pipeline.h
 };
 
 }  // namespace ucutlass::ir
