@@ -232,6 +232,45 @@ TEST(Pipeline, DynamicExtentsAreRejected) {
             "  hint: give m a value in kernel any\n");
 }
 
+TEST(Pipeline, ConvolutionsAreRejected) {
+  EXPECT_EQ(diagnostics_of("pipeline p = inputs(x, w).c(a = x, b = w, d = y).outputs(y)\n",
+                           "kernel c = conv2d(fprop, n = 1, h = 8, w = 8, c = 64, k = 64, r = 1, s = 1).with_types(bf16)\n"),
+            "t.dsl:2:27: error: kernel 'c' is a convolution; pipelines run GEMM kernels only\n"
+            "  pipeline p = inputs(x, w).c(a = x, b = w, d = y).outputs(y)\n"
+            "                            ^\n"
+            "  legal: a gemm(...) kernel\n");
+}
+
+TEST(Pipeline, Sm80KernelsAreLegal) {
+  // The pipeline's host entry calls each kernel's NAME_run, whatever its architecture.
+  FrontendResult r = run_frontend(
+      "t.dsl",
+      "kernel up = gemm(m = 128, n = 256, k = 64).with_arch(sm80).with_types(bf16).with_epilogue(gelu)\n"
+      "kernel down = gemm(m = 128, n = 64, k = 256).with_arch(sm80).with_types(bf16)\n"
+      "pipeline mlp = inputs(x, w1, w2).up(a = x, b = w1, d = h).down(a = h, b = w2, d = y).outputs(y)\n");
+  EXPECT_TRUE(r.ok) << r.diags->render();
+}
+
+TEST(Pipeline, EpilogueOperandsBindToTensors) {
+  // x is read twice (A of expand, residual of project); h is an intermediate and an output.
+  FrontendResult r = run_frontend(
+      "t.dsl",
+      "kernel expand = gemm(m = 256, n = 768, k = 256).with_types(bf16).with_epilogue(bias(col), silu)\n"
+      "kernel project = gemm(m = 256, n = 256, k = 768).with_types(bf16).with_epilogue(bias(col), residual)\n"
+      "pipeline block = inputs(x, w1, b1, w2, b2)\n"
+      "  .expand(a = x, b = w1, bias = b1, d = h)\n"
+      "  .project(a = h, b = w2, bias = b2, residual = x, d = y)\n"
+      "  .outputs(y, h)\n");
+  ASSERT_TRUE(r.ok) << r.diags->render();
+  const ir::Pipeline& p = r.program.pipelines.at(0);
+  ASSERT_EQ(p.outputs.size(), 2u);
+  EXPECT_EQ(p.tensors[p.outputs[1]].name, "h");
+  EXPECT_EQ(p.tensors[p.outputs[1]].role, ir::PipelineTensor::Role::output);
+  const ir::PipelineBinding& residual = p.steps[1].bindings[3];
+  EXPECT_EQ(residual.operand, ir::PipelineBinding::Operand::extra);
+  EXPECT_EQ(p.tensors[residual.tensor].name, "x");
+}
+
 TEST(Pipeline, PipelineIsStillAName) {
   // `pipeline` is a keyword only where a declaration starts.
   FrontendResult r = run_frontend("t.dsl", "kernel pipeline = gemm(m = 64, n = 64, k = 64).with_types(bf16)\n");

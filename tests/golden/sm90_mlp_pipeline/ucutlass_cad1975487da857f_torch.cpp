@@ -187,8 +187,8 @@ namespace {
 
 void check_pipeline_tensor(const torch::Tensor& t, const char* pipeline, const char* name, at::ScalarType dtype,
                            std::vector<int64_t> shape, bool row_major, const torch::Device& device) {
-  TORCH_CHECK(t.is_cuda() && t.device() == device, pipeline, ": ", name, " must be on ", device, ", got ",
-              t.device());
+  TORCH_CHECK(t.is_cuda(), pipeline, ": ", name, " must be a CUDA tensor, got one on ", t.device());
+  TORCH_CHECK(t.device() == device, pipeline, ": ", name, " is on ", t.device(), " but the first input is on ", device);
   TORCH_CHECK(t.scalar_type() == dtype, pipeline, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
   TORCH_CHECK(t.sizes() == c10::IntArrayRef(shape), pipeline, ": ", name, " must have shape ", c10::IntArrayRef(shape),
               ", got ", t.sizes());
