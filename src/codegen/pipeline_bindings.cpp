@@ -71,7 +71,7 @@ torch::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarTyp
 )CPP";
 
 constexpr std::string_view kTorchFunction = R"CPP(
-// Pipeline $NAME$: $KERNELS$. Tensors in the kernels' logical shapes (a
+// Pipeline $NAME$: $KERNELS$. Tensors (t_NAME) in the kernels' logical shapes (a
 // column-major operand is the transpose view of a row-major tensor: nn.Linear's
 // weight W [N, K] is passed as W.t()). Intermediates and the kernels' workspace
 // are one allocation from PyTorch's caching allocator.
@@ -173,25 +173,25 @@ std::string emit_pipeline_torch_function(const ir::Program& p, const Pipeline& p
   for (int t : pipe.inputs) {
     const std::string& n = pipe.tensors[t].name;
     const ir::TensorType ty = ir::tensor_type(p, pipe, t);
-    params += (params.empty() ? "" : ", ") + std::string("torch::Tensor ") + n;
-    checks += "  check_pipeline_tensor(" + n + ", pipeline, \"" + n + "\", " + torch_scalar_type(ty.dtype) + ", " +
+    params += (params.empty() ? "" : ", ") + std::string("torch::Tensor t_") + n;
+    checks += "  check_pipeline_tensor(t_" + n + ", pipeline, \"" + n + "\", " + torch_scalar_type(ty.dtype) + ", " +
               shape_list(ty) + ", " + (row_major(ty) ? "true" : "false") + ", device);\n";
-    pointers += "  p." + n + " = " + n + ".data_ptr();\n";
+    pointers += "  p." + n + " = t_" + n + ".data_ptr();\n";
   }
   for (int t : pipe.outputs) {
     const std::string& n = pipe.tensors[t].name;
     const ir::TensorType ty = ir::tensor_type(p, pipe, t);
-    allocations += "  torch::Tensor " + n + " = allocate_pipeline_tensor(" + shape_list(ty) + ", " +
+    allocations += "  torch::Tensor t_" + n + " = allocate_pipeline_tensor(" + shape_list(ty) + ", " +
                    torch_scalar_type(ty.dtype) + ", " + (row_major(ty) ? "true" : "false") + ", device);\n";
-    pointers += "  p." + n + " = " + n + ".data_ptr();\n";
-    result += (result.empty() ? "" : ", ") + n;
+    pointers += "  p." + n + " = t_" + n + ".data_ptr();\n";
+    result += (result.empty() ? "" : ", ") + std::string("t_") + n;
   }
   const bool one = pipe.outputs.size() == 1;
   return fill(kTorchFunction, {{"NAME", pipe.name},
                                {"KERNELS", kernels},
                                {"RETURN_TYPE", one ? "torch::Tensor" : "std::vector<torch::Tensor>"},
                                {"PARAMS", params},
-                               {"FIRST", pipe.tensors[pipe.inputs.front()].name},
+                               {"FIRST", "t_" + pipe.tensors[pipe.inputs.front()].name},
                                {"CHECKS", checks},
                                {"ALLOCATIONS", allocations},
                                {"POINTERS", pointers},

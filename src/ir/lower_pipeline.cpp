@@ -13,6 +13,21 @@ using dsl::Arg;
 using dsl::Call;
 using dsl::Expr;
 
+// Tensor names become fields of the emitted params structs (C and C++).
+bool is_cpp_keyword(const std::string& name) {
+  static const std::set<std::string> keywords = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+      "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
+      "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+  return keywords.count(name) > 0;
+}
+
 constexpr const char* kForm = "pipeline NAME = inputs(x, w, ...).KERNEL(a = x, b = w, d = h).outputs(h)";
 
 class PipelineLowering {
@@ -62,6 +77,11 @@ class PipelineLowering {
   bool tensor_name(const Expr& e, const std::string& where, std::string& out) {
     if (e.kind != Expr::Kind::name) {
       error(e.span, where + " takes tensor names, not '" + dsl::expr_to_string(e) + "'", "a name such as x or h");
+      return false;
+    }
+    if (is_cpp_keyword(e.text)) {
+      error(e.span, "tensor name '" + e.text + "' is a C++ keyword", "a name that is not a C or C++ keyword",
+            "call it " + e.text + "_");
       return false;
     }
     out = e.text;

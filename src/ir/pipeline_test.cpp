@@ -271,6 +271,21 @@ TEST(Pipeline, EpilogueOperandsBindToTensors) {
   EXPECT_EQ(p.tensors[residual.tensor].name, "x");
 }
 
+TEST(Pipeline, TensorNamesAreNotCppKeywords) {
+  // Tensor names become fields of the emitted params structs.
+  EXPECT_EQ(diagnostics_of("pipeline p = inputs(new, w).up(a = new, b = w, d = y).outputs(y)\n", kPlain),
+            "t.dsl:3:21: error: tensor name 'new' is a C++ keyword\n"
+            "  pipeline p = inputs(new, w).up(a = new, b = w, d = y).outputs(y)\n"
+            "                      ^~~\n"
+            "  legal: a name that is not a C or C++ keyword\n"
+            "  hint: call it new_\n"
+            "t.dsl:3:36: error: tensor name 'new' is a C++ keyword\n"
+            "  pipeline p = inputs(new, w).up(a = new, b = w, d = y).outputs(y)\n"
+            "                                     ^~~\n"
+            "  legal: a name that is not a C or C++ keyword\n"
+            "  hint: call it new_\n");
+}
+
 TEST(Pipeline, PipelineIsStillAName) {
   // `pipeline` is a keyword only where a declaration starts.
   FrontendResult r = run_frontend("t.dsl", "kernel pipeline = gemm(m = 64, n = 64, k = 64).with_types(bf16)\n");

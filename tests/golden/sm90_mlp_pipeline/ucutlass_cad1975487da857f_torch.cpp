@@ -208,28 +208,28 @@ torch::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarTyp
 
 }  // namespace
 
-// Pipeline mlp: up -> down. Tensors in the kernels' logical shapes (a
+// Pipeline mlp: up -> down. Tensors (t_NAME) in the kernels' logical shapes (a
 // column-major operand is the transpose view of a row-major tensor: nn.Linear's
 // weight W [N, K] is passed as W.t()). Intermediates and the kernels' workspace
 // are one allocation from PyTorch's caching allocator.
-torch::Tensor mlp(torch::Tensor x, torch::Tensor w1, torch::Tensor b1, torch::Tensor w2, torch::Tensor b2) {
+torch::Tensor mlp(torch::Tensor t_x, torch::Tensor t_w1, torch::Tensor t_b1, torch::Tensor t_w2, torch::Tensor t_b2) {
   const char* pipeline = "mlp";
-  const torch::Device device = x.device();
-  check_pipeline_tensor(x, pipeline, "x", torch::kBFloat16, {4096, 4096}, true, device);
-  check_pipeline_tensor(w1, pipeline, "w1", torch::kBFloat16, {4096, 16384}, false, device);
-  check_pipeline_tensor(b1, pipeline, "b1", torch::kBFloat16, {16384}, true, device);
-  check_pipeline_tensor(w2, pipeline, "w2", torch::kBFloat16, {16384, 4096}, false, device);
-  check_pipeline_tensor(b2, pipeline, "b2", torch::kBFloat16, {4096}, true, device);
+  const torch::Device device = t_x.device();
+  check_pipeline_tensor(t_x, pipeline, "x", torch::kBFloat16, {4096, 4096}, true, device);
+  check_pipeline_tensor(t_w1, pipeline, "w1", torch::kBFloat16, {4096, 16384}, false, device);
+  check_pipeline_tensor(t_b1, pipeline, "b1", torch::kBFloat16, {16384}, true, device);
+  check_pipeline_tensor(t_w2, pipeline, "w2", torch::kBFloat16, {16384, 4096}, false, device);
+  check_pipeline_tensor(t_b2, pipeline, "b2", torch::kBFloat16, {4096}, true, device);
   c10::cuda::CUDAGuard guard(device);
-  torch::Tensor y = allocate_pipeline_tensor({4096, 4096}, torch::kBFloat16, true, device);
+  torch::Tensor t_y = allocate_pipeline_tensor({4096, 4096}, torch::kBFloat16, true, device);
 
   ucutlass_mlp_params p{};
-  p.x = x.data_ptr();
-  p.w1 = w1.data_ptr();
-  p.b1 = b1.data_ptr();
-  p.w2 = w2.data_ptr();
-  p.b2 = b2.data_ptr();
-  p.y = y.data_ptr();
+  p.x = t_x.data_ptr();
+  p.w1 = t_w1.data_ptr();
+  p.b1 = t_b1.data_ptr();
+  p.w2 = t_w2.data_ptr();
+  p.b2 = t_b2.data_ptr();
+  p.y = t_y.data_ptr();
 
   const size_t workspace_bytes = ucutlass_mlp_workspace_size(&p);
   torch::Tensor workspace =
@@ -239,7 +239,7 @@ torch::Tensor mlp(torch::Tensor x, torch::Tensor w1, torch::Tensor b1, torch::Te
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
                                                     workspace_bytes, msg, sizeof msg);
   TORCH_CHECK(rc == 0, pipeline, ": ", msg);
-  return y;
+  return t_y;
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
