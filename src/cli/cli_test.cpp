@@ -57,6 +57,13 @@ TEST(Cli, ExamplesAreLegal) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
+TEST(Cli, CheckCountsAndPrintsPipelines) {
+  ProcessResult r = ucutlass({"check", "--resolved", "examples/17_mlp_pipeline.dsl"});
+  ASSERT_TRUE(r.ok()) << r.err;
+  EXPECT_NE(r.out.find("examples/17_mlp_pipeline.dsl: ok (2 kernels, 1 pipeline, hash "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("pipeline mlp\n  inputs=x,w1,b1,w2,b2\n"), std::string::npos) << r.out;
+}
+
 TEST(Cli, CheckPrintsEveryErrorWithLocationAndExitsOne) {
   std::string f = temp_file("bad.dsl",
                             "kernel k = gemm(m = 64, n = 64, k = 64)\n"

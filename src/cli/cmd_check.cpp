@@ -33,15 +33,26 @@ int run_check(const std::vector<std::string>& files, bool show_resolved, const G
         for (const ir::GemmKernel& k : r.program.kernels)
           kernels.push_back({{"name", k.name}, {"canonical", ir::canonical_text(k)}});
         j["kernels"] = kernels;
+        if (!r.program.pipelines.empty()) {
+          nlohmann::json pipelines = nlohmann::json::array();
+          for (const ir::Pipeline& p : r.program.pipelines)
+            pipelines.push_back({{"name", p.name}, {"canonical", ir::canonical_text(r.program, p)}});
+          j["pipelines"] = pipelines;
+        }
       }
       out.push_back(std::move(j));
     } else {
       std::cerr << r.diags->render();
       if (r.ok) {
         std::cout << path << ": ok (" << r.program.kernels.size() << " kernel"
-                  << (r.program.kernels.size() == 1 ? "" : "s") << ", hash " << r.hash << ")\n";
-        if (show_resolved)
+                  << (r.program.kernels.size() == 1 ? "" : "s");
+        if (const size_t n = r.program.pipelines.size(); n > 0)
+          std::cout << ", " << n << " pipeline" << (n == 1 ? "" : "s");
+        std::cout << ", hash " << r.hash << ")\n";
+        if (show_resolved) {
           for (const ir::GemmKernel& k : r.program.kernels) std::cout << ir::canonical_text(k);
+          for (const ir::Pipeline& p : r.program.pipelines) std::cout << ir::canonical_text(r.program, p);
+        }
       } else {
         std::cerr << r.diags->error_count() << " error" << (r.diags->error_count() == 1 ? "" : "s")
                   << " in " << path << "\n";

@@ -156,7 +156,8 @@ std::string emit_pipeline_host_entry(const ir::Program& p, const Pipeline& pipe)
     const std::string builder = "step_" + std::to_string(i + 1) + "_" + kernel;
     kernels += (kernels.empty() ? "" : " -> ") + kernel;
     steps += step_code(p, pipe, i);
-    sizes += "  if (const size_t s = " + kernel + "_workspace_size(" + builder + "(p, placeholder)); s > bytes) bytes = s;\n";
+    sizes += "  if (const size_t s = " + kernel + "_workspace_size(" + builder +
+             "(p, placeholder)); s > bytes) bytes = s;\n";
     launches += "  if (st.code == 0 && (st = " + kernel + "_run(" + pipe.name + "_detail::" + builder +
                 "(p, intermediates), stream, kernel_workspace,\n" + std::string(kernel.size() + 29, ' ') +
                 "kernel_bytes)).code != 0)\n    st = " + pipe.name + "_detail::step_failed(" + std::to_string(i + 1) +

@@ -234,7 +234,8 @@ TEST(Pipeline, DynamicExtentsAreRejected) {
 
 TEST(Pipeline, ConvolutionsAreRejected) {
   EXPECT_EQ(diagnostics_of("pipeline p = inputs(x, w).c(a = x, b = w, d = y).outputs(y)\n",
-                           "kernel c = conv2d(fprop, n = 1, h = 8, w = 8, c = 64, k = 64, r = 1, s = 1).with_types(bf16)\n"),
+                           "kernel c = conv2d(fprop, n = 1, h = 8, w = 8, c = 64, k = 64, r = 1, s = 1)"
+                           ".with_types(bf16)\n"),
             "t.dsl:2:27: error: kernel 'c' is a convolution; pipelines run GEMM kernels only\n"
             "  pipeline p = inputs(x, w).c(a = x, b = w, d = y).outputs(y)\n"
             "                            ^\n"
