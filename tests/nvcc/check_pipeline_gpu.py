@@ -2,7 +2,7 @@
 """Pipelines on the GPU: numerics against a float64 PyTorch reference, and the MLP benchmark beside eager PyTorch.
 
 Usage (GPU machine, from the repository root, after scripts/build):
-    python3 tests/nvcc/check_pipeline_gpu.py [--jobs 4] [--only CASE...] [--no-bench] [--no-torch-binding]
+    python3 tests/nvcc/check_pipeline_gpu.py [--jobs 6] [--only CASE...] [--no-bench] [--no-torch-binding]
                                              [--warmup 5] [--iters 30] [--out FILE]
     python3 tests/nvcc/check_pipeline_gpu.py --dry-run      # CPU machine: no nvcc, no GPU (see below)
 
@@ -424,7 +424,7 @@ def main(argv):
     global DEVICE
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ucutlass", help="the ucutlass executable (default build/ucutlass)")
-    ap.add_argument("--jobs", type=int, default=4, help="parallel nvcc builds")
+    ap.add_argument("--jobs", type=int, default=6, help="parallel nvcc builds (6 programs with the variants)")
     ap.add_argument("--only", nargs="*", choices=[c[0] for c in CASES], help="cases to check (default all)")
     ap.add_argument("--no-bench", action="store_true", help="numerics only")
     ap.add_argument("--no-variants", action="store_true", help="time examples/17 only, not BENCH_VARIANTS")
