@@ -1,5 +1,7 @@
 #include "codegen/pipeline_host_entry.h"
 
+#include <algorithm>
+
 #include "codegen/text_template.h"
 
 namespace ucutlass::codegen {
@@ -20,8 +22,8 @@ $FIELDS$};
 
 namespace $NAME$_detail {
 
-// Intermediates live in the workspace at these byte offsets ($ALIGN$-byte aligned);
-// the kernels' own workspace follows them.
+// Intermediates live in the workspace at these byte offsets ($ALIGN$-byte aligned; two
+// whose lifetimes do not overlap may share memory); the kernels' own workspace follows them.
 $OFFSETS$constexpr size_t kIntermediateBytes = $INTERMEDIATE_BYTES$;
 
 $STEPS$// The steps run one after another on one stream, so they share one kernel
@@ -128,14 +130,37 @@ std::string step_code(const ir::Program& p, const Pipeline& pipe, size_t i) {
 }  // namespace
 
 PipelineLayout pipeline_layout(const ir::Program& p, const Pipeline& pipe) {
+  struct Placed {
+    long long offset, end;
+    int first_step, last_step;  // live from its writer through its last reader
+  };
   PipelineLayout out;
   out.offset.assign(pipe.tensors.size(), -1);
+  std::vector<Placed> placed;
+  // Tensors are in order of first write, so each is placed after every tensor written before it; it may
+  // take the memory of any whose last reader ran before its writer (first fit, lowest offset).
   for (size_t t = 0; t < pipe.tensors.size(); ++t) {
     if (pipe.tensors[t].role != PipelineTensor::Role::intermediate) continue;
     const ir::TensorType ty = ir::tensor_type(p, pipe, static_cast<int>(t));
-    const long long bytes = ty.elements() * ir::bits_of(ty.dtype) / 8;
-    out.offset[t] = out.bytes;
-    out.bytes += (bytes + kPipelineTensorAlignment - 1) / kPipelineTensorAlignment * kPipelineTensorAlignment;
+    const long long bytes = (ty.elements() * ir::bits_of(ty.dtype) / 8 + kPipelineTensorAlignment - 1) /
+                            kPipelineTensorAlignment * kPipelineTensorAlignment;
+    const int first = pipe.tensors[t].producer;
+    int last = first;
+    for (size_t i = 0; i < pipe.steps.size(); ++i)
+      for (const ir::PipelineBinding& b : pipe.steps[i].bindings)
+        if (b.tensor == static_cast<int>(t) && !b.writes) last = std::max(last, static_cast<int>(i));
+    std::vector<Placed> live;
+    for (const Placed& q : placed)
+      if (q.first_step <= last && first <= q.last_step) live.push_back(q);
+    std::sort(live.begin(), live.end(), [](const Placed& a, const Placed& b) { return a.offset < b.offset; });
+    long long offset = 0;
+    for (const Placed& q : live) {
+      if (offset + bytes <= q.offset) break;
+      offset = std::max(offset, q.end);
+    }
+    placed.push_back({offset, offset + bytes, first, last});
+    out.offset[t] = offset;
+    out.bytes = std::max(out.bytes, offset + bytes);
   }
   return out;
 }

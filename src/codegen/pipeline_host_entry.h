@@ -4,6 +4,7 @@
 // one GemmParams builder per step, and NAME_workspace_size / NAME_run, which
 // launch the steps' NAME_run entries in order on one stream.
 #include <string>
+#include <vector>
 
 #include "ir/gemm_kernel.h"
 
@@ -17,7 +18,9 @@ std::string emit_pipeline_host_entry(const ir::Program& p, const ir::Pipeline& p
 constexpr int kPipelineTensorAlignment = 256;
 
 // Bytes of the intermediates and each one's offset (indexed by tensor; -1 for
-// inputs and outputs).
+// inputs and outputs). An intermediate lives from the step that writes it to
+// its last reader; one whose life does not overlap another's may reuse its
+// memory, so a long chain needs about two intermediates' worth, not all of them.
 struct PipelineLayout {
   std::vector<long long> offset;
   long long bytes = 0;

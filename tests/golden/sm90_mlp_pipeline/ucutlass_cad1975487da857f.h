@@ -412,8 +412,8 @@ struct mlp_params {
 
 namespace mlp_detail {
 
-// Intermediates live in the workspace at these byte offsets (256-byte aligned);
-// the kernels' own workspace follows them.
+// Intermediates live in the workspace at these byte offsets (256-byte aligned; two
+// whose lifetimes do not overlap may share memory); the kernels' own workspace follows them.
 constexpr size_t kOffset_h = 0;  // [4096, 16384] bf16 row-major, D of up
 constexpr size_t kIntermediateBytes = 134217728;
 
