@@ -287,6 +287,19 @@ TEST(Pipeline, TensorNamesAreNotCppKeywords) {
             "  hint: call it new_\n");
 }
 
+TEST(Pipeline, HugeIntermediatesAreRejected) {
+  // Workspace offsets stay exact 64-bit byte counts.
+  EXPECT_EQ(diagnostics_of("pipeline p = inputs(x, w1, w2).up(a = x, b = w1, d = h).down(a = h, b = w2, d = y)"
+                           ".outputs(y)\n",
+                           "kernel up = gemm(m = 2147483520, n = 2147483520, k = 64).with_types(bf16)\n"
+                           "kernel down = gemm(m = 2147483520, n = 64, k = 2147483520).with_types(bf16)\n"),
+            "t.dsl:3:54: error: intermediate 'h' [2147483520, 2147483520] would take 9.22e+18 bytes of workspace\n"
+            "  pipeline p = inputs(x, w1, w2).up(a = x, b = w1, d = h).down(a = h, b = w2, d = y).outputs(y)\n"
+            "                                                       ^\n"
+            "  legal: intermediates of at most 2^40 bytes\n"
+            "  hint: split the problem, or return the tensor as an output\n");
+}
+
 TEST(Pipeline, PipelineIsStillAName) {
   // `pipeline` is a keyword only where a declaration starts.
   FrontendResult r = run_frontend("t.dsl", "kernel pipeline = gemm(m = 64, n = 64, k = 64).with_types(bf16)\n");

@@ -1,5 +1,6 @@
 #include "ir/validate_pipeline.h"
 
+#include <cstdio>
 #include <optional>
 
 namespace ucutlass::ir {
@@ -57,8 +58,30 @@ bool check_binding(const Pipeline& pipe, const PipelineBinding& b, const GemmKer
   return true;
 }
 
+// Intermediates are placed in one workspace whose offsets are 64-bit byte counts; a bound far above any
+// GPU's memory keeps that arithmetic exact for every program that passes.
+constexpr double kMaxIntermediateBytes = 1099511627776.0;  // 2^40
+
+bool check_intermediate_size(const Program& p, const Pipeline& pipe, int t, Diagnostics& diags) {
+  const TensorType ty = tensor_type(p, pipe, t);
+  const double bytes = static_cast<double>(ty.batch) * static_cast<double>(ty.rows) * static_cast<double>(ty.cols) *
+                       bits_of(ty.dtype) / 8;
+  if (bytes <= kMaxIntermediateBytes) return true;
+  char amount[32];
+  std::snprintf(amount, sizeof amount, "%.3g", bytes);
+  diags.error(pipe.tensors[t].span,
+              "intermediate '" + pipe.tensors[t].name + "' " + ty.shape_text() + " would take " + amount +
+                  " bytes of workspace",
+              "intermediates of at most 2^40 bytes", "split the problem, or return the tensor as an output");
+  return false;
+}
+
 bool validate_pipeline(const Program& p, const Pipeline& pipe, Diagnostics& diags) {
   bool ok = true;
+  for (size_t t = 0; t < pipe.tensors.size(); ++t)
+    if (pipe.tensors[t].role == PipelineTensor::Role::intermediate)
+      ok = check_intermediate_size(p, pipe, static_cast<int>(t), diags) && ok;
+  if (!ok) return false;
   std::vector<std::optional<Origin>> origin(pipe.tensors.size());
   // The writer fixes a written tensor's type, even when a (wrongly ordered)
   // reader comes first; lowering has already rejected that order.
