@@ -1,7 +1,7 @@
 #pragma once
 // The front end as one straight line of passes (in the manner of Halide's
-// Lower.cpp): parse -> lower -> resolve_auto -> validate, each under a phase
-// timer. `ucutlass check`, `compile` and `build` all start here.
+// Lower.cpp): parse -> lower -> resolve_auto -> pipelines -> validate, each
+// under a phase timer. `ucutlass check`, `compile` and `build` all start here.
 #include <memory>
 #include <string>
 
