@@ -106,6 +106,27 @@ TEST(Parser, DeepNestingIsRefusedNotOverflowed) {
   EXPECT_EQ(p.diags.all()[0].message, "nesting deeper than 32 levels, found 'a'");
 }
 
+TEST(Parser, PipelineDeclaration) {
+  Parsed p("kernel k = gemm()\npipeline mlp = inputs(x, w).k(a = x, b = w, d = y).outputs(y);\n");
+  EXPECT_FALSE(p.diags.has_errors()) << p.diags.render();
+  ASSERT_EQ(p.program.pipelines.size(), 1u);
+  const PipelineDecl& d = p.program.pipelines[0];
+  EXPECT_EQ(d.name, "mlp");
+  ASSERT_EQ(d.calls.size(), 3u);
+  EXPECT_EQ(d.calls[1].name, "k");
+  EXPECT_EQ(d.calls[1].args[2].name, "d");
+}
+
+TEST(Parser, PipelineSyntaxErrorRecoversAtTheNextDeclaration) {
+  Parsed p("pipeline p inputs(x)\nkernel k = gemm()\n");
+  EXPECT_EQ(p.diags.render(),
+            "t.dsl:1:12: error: expected '=' after the pipeline name, found 'inputs'\n"
+            "  pipeline p inputs(x)\n"
+            "             ^~~~~~\n"
+            "  legal: pipeline p = inputs(...).KERNEL(a = ..., d = ...).outputs(...)\n");
+  ASSERT_EQ(p.program.kernels.size(), 1u);
+}
+
 TEST(Parser, GarbageGivesBoundedDiagnostics) {
   std::string text;
   for (int i = 0; i < 5000; ++i) text += static_cast<char>((i * 7919) % 256);

@@ -1,6 +1,7 @@
 #include "ir/lower_pipeline.h"
 
 #include <map>
+#include <optional>
 #include <set>
 
 #include "support/did_you_mean.h"
