@@ -6,7 +6,9 @@
 # on x [8, 64, 32, 32] is the input gradient of the forward conv
 # conv2d(y [8, 32, 64, 64], w [64, 32, 4, 4], stride 2, pad 1), with dy = x
 # and w = the ConvTranspose2d weight. The result is [8, 32, 64, 64].
-kernel upsample = conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, r = 4, s = 4, pad = 1, stride = 2)
+# conv_transpose2d states it in ConvTranspose2d's terms; it is the same kernel as
+# conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, r = 4, s = 4, pad = 1, stride = 2).
+kernel upsample = conv_transpose2d(n = 8, h = 32, w = 32, c = 64, k = 32, r = 4, s = 4, pad = 1, stride = 2)
   .with_arch(sm80)
   .with_types(f16)
 

@@ -58,7 +58,23 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"sm80_tf32x3_wgrad", "kernel k = conv2d(wgrad, n = 8, h = 28, w = 28, c = 32, k = 32, r = 3, s = 3, "
                                  "pad = 1).with_arch(sm80).with_types(f32).with_math(tf32x3)",
             {}},
+        Row{"conv_transpose_sm80", "kernel k = conv_transpose2d(n = 8, h = 32, w = 32, c = 64, k = 32, r = 4, s = 4, "
+                                   "pad = 1, stride = 2).with_arch(sm80).with_types(f16)",
+            {}},
+        Row{"conv_transpose_sm90_stride1", "kernel k = conv_transpose3d(n = 2, d = 8, h = 8, w = 8, c = 64, k = 32, "
+                                           "t = 3, r = 3, s = 3, pad = 1).with_types(bf16)",
+            {}},
         // Lowering: names, required arguments, windows.
+        Row{"conv_transpose_pass", "kernel k = conv_transpose2d(dgrad, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3)",
+            {"1:29: conv_transpose2d takes no pass: it is the dgrad of the forward convolution"}},
+        Row{"conv_transpose_output_padding", "kernel k = conv_transpose2d(n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, "
+                                             "s = 3, stride = 2, output_padding = 2)",
+            {"1:107: output_padding 2 along h must be smaller than the stride 2"}},
+        Row{"conv_transpose_dynamic", "kernel k = conv_transpose2d(n = 1, h = dynamic, w = 8, c = 8, k = 8, r = 3, s = 3)",
+            {"1:40: conv_transpose2d h must be fixed: it decides the output size"}},
+        Row{"conv_transpose_sm90_stride2", "kernel k = conv_transpose2d(n = 8, h = 32, w = 32, c = 64, k = 32, r = 4, "
+                                           "s = 4, pad = 1, stride = 2).with_types(bf16)",
+            {"1:100: sm90a dgrad runs unit-stride problems only in this version (stride 2 along h)"}},
         Row{"unknown_pass", "kernel k = conv2d(fwd, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3)",
             {"1:19: unknown convolution pass 'fwd'"}},
         Row{"missing_pass", "kernel k = conv2d(n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3)",
@@ -139,6 +155,19 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Row>& info) { return std::string(info.param.name); });
 
 #undef FPROP_BF16
+
+// A transposed convolution is the dgrad of its forward problem: same canonical text, same kernel.
+TEST(ConvProblem, TransposedIsTheForwardDgrad) {
+  FrontendResult t = run_frontend("t.dsl", "kernel up = conv_transpose2d(n = 8, h = 32, w = 32, c = 64, k = 32, "
+                                           "r = 3, s = 3, pad = 1, stride = 2, output_padding = 1)"
+                                           ".with_arch(sm80).with_types(f16)\n");
+  FrontendResult d = run_frontend("d.dsl", "kernel up = conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, "
+                                           "r = 3, s = 3, pad = 1, stride = 2).with_arch(sm80).with_types(f16)\n");
+  ASSERT_TRUE(t.ok) << t.diags->render();
+  ASSERT_TRUE(d.ok) << d.diags->render();
+  EXPECT_EQ(ir::canonical_text(t.program), ir::canonical_text(d.program));
+  EXPECT_EQ(t.program.kernels[0].conv->output(1), 32);
+}
 
 TEST(ConvProblem, ImplicitGemmExtents) {
   FrontendResult r = run_frontend(

@@ -183,9 +183,11 @@ class KernelLowering {
   void lower_op(const Call& op) {
     if (is_conv_operation(op.name)) return lower_conv(op);
     if (op.name != "gemm") {
-      std::string guess = closest_name(op.name, {"gemm", "conv1d", "conv2d", "conv3d"});
+      std::string guess = closest_name(op.name, {"gemm", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                                                 "conv_transpose2d", "conv_transpose3d"});
       error(op.name_span, "unknown operation '" + op.name + "'",
-            "gemm(m = ..., n = ..., k = ..., batch = ...), conv1d(...), conv2d(...), conv3d(...)",
+            "gemm(m = ..., n = ..., k = ..., batch = ...), conv1d(...), conv2d(...), conv3d(...), "
+            "conv_transpose1d(...), conv_transpose2d(...), conv_transpose3d(...)",
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <utility>
 
 #include "support/did_you_mean.h"
 
@@ -33,11 +34,12 @@ class ConvLowering {
   ConvLowering(const dsl::Call& op, ConvProblem& out, Diagnostics& diags) : op_(op), p_(out), diags_(diags) {}
 
   bool run() {
-    p_.dims = op_.name[4] - '0';
-    const std::string form = conv_operation_form(p_.dims);
+    transposed_ = op_.name.rfind("conv_transpose", 0) == 0;
+    p_.dims = op_.name[op_.name.size() - 2] - '0';
+    const std::string form = transposed_ ? conv_transpose_form(p_.dims) : conv_operation_form(p_.dims);
     std::vector<std::string> allowed = extent_names(p_.dims);
     allowed.insert(allowed.end(), window_names().begin(), window_names().end());
-    allowed.push_back("mode");
+    allowed.push_back(transposed_ ? "output_padding" : "mode");
     // Unused spatial dimensions are 1 wide with a unit window.
     for (int i = 0; i < p_.first_dim(); ++i) {
       p_.input[i] = {1, op_.name_span};
@@ -47,7 +49,12 @@ class ConvLowering {
     std::map<std::string, bool> seen;
     for (size_t i = 0; i < op_.args.size(); ++i) {
       const Arg& a = op_.args[i];
-      if (a.name.empty() || a.name == "mode") {
+      if (transposed_ && a.name.empty()) {
+        diags_.error(a.span, op_.name + " takes no pass: it is the dgrad of the forward convolution", form);
+        ok_ = false;
+        continue;
+      }
+      if (!transposed_ && (a.name.empty() || a.name == "mode")) {
         if (mode_given || (a.name.empty() && i != 0)) {
           diags_.error(a.span, "only the pass (fprop, dgrad or wgrad) is positional, and it comes first", form);
           ok_ = false;
@@ -72,7 +79,7 @@ class ConvLowering {
       seen[a.name] = true;
       argument(a.name, *a.value);
     }
-    if (!mode_given) {
+    if (!mode_given && !transposed_) {
       diags_.error(op_.span, op_.name + " needs its pass first: fprop, dgrad or wgrad", form);
       ok_ = false;
     }
@@ -81,10 +88,49 @@ class ConvLowering {
         diags_.error(op_.span, op_.name + " needs '" + n + "'", form);
         ok_ = false;
       }
+    if (ok_ && transposed_) to_forward_dgrad();
     return ok_;
   }
 
  private:
+  // nn.ConvTranspose(c -> k) on an input of h x w is the dgrad of the forward conv(k -> c) whose input is
+  // the transposed conv's output, (in - 1) stride - 2 pad + dilation (f - 1) + output_padding + 1, and
+  // whose output is the transposed conv's input. The program states the transposed conv; the IR holds
+  // the forward problem, like every conv.
+  void to_forward_dgrad() {
+    p_.mode = ConvMode::dgrad;
+    p_.mode_span = op_.name_span;
+    std::swap(p_.c, p_.k);
+    for (int i = p_.first_dim(); i < 3; ++i) {
+      ConvValue& in = p_.input[i];
+      const int64_t stride = p_.stride.value[i], extra = output_padding_.value[i];
+      if (in.is_dynamic()) {
+        diags_.error(in.span, op_.name + " " + input_dim_name(i) + " must be fixed: it decides the output size",
+                     "an integer >= 1", "only n may be dynamic in a transposed convolution");
+        ok_ = false;
+        continue;
+      }
+      if (extra >= stride) {
+        diags_.error(output_padding_.span, "output_padding " + std::to_string(extra) + " along " + input_dim_name(i) +
+                                               " must be smaller than the stride " + std::to_string(stride),
+                     "0 <= output_padding < stride");
+        ok_ = false;
+        return;  // one message for the one setting
+      }
+      const int64_t out = (in.value - 1) * stride - 2 * p_.pad.value[i] +
+                          p_.dilation.value[i] * (p_.filter[i].value - 1) + extra + 1;
+      if (out < 1) {
+        diags_.error(in.span, op_.name + " has no output along " + input_dim_name(i) + ": (" +
+                                  std::to_string(in.value) + " - 1) x " + std::to_string(stride) + " - 2 x " +
+                                  std::to_string(p_.pad.value[i]) + " + ... = " + std::to_string(out),
+                     "less padding, or a larger input");
+        ok_ = false;
+        continue;
+      }
+      in.value = out;
+    }
+  }
+
   void mode(const Expr& e) {
     p_.mode_span = e.span;
     std::optional<ConvMode> m = e.kind == Expr::Kind::name ? parse_enum<ConvMode>(e.text) : std::nullopt;
@@ -117,7 +163,7 @@ class ConvLowering {
 
   void argument(const std::string& name, const Expr& e) {
     const std::string what = op_.name + " " + name;
-    if (name == "pad" || name == "stride" || name == "dilation") return window(name, e);
+    if (name == "pad" || name == "stride" || name == "dilation" || name == "output_padding") return window(name, e);
     if (name == "groups") {
       p_.groups.span = e.span;
       integer(e, what, 1, p_.groups.value);
@@ -145,8 +191,9 @@ class ConvLowering {
 
   // pad = 1, or pad = (1, 2) with one value per spatial dimension.
   void window(const std::string& name, const Expr& e) {
-    ConvWindow& w = name == "pad" ? p_.pad : name == "stride" ? p_.stride : p_.dilation;
-    const int64_t lo = name == "pad" ? 0 : 1;
+    ConvWindow& w = name == "pad" ? p_.pad : name == "stride" ? p_.stride : name == "dilation" ? p_.dilation
+                                                                                               : output_padding_;
+    const int64_t lo = name == "pad" || name == "output_padding" ? 0 : 1;
     w.span = e.span;
     const std::string form = name + " = N (every spatial dimension) or " + name + " = " +
                              (p_.dims == 1 ? "N" : std::string("(") + (p_.dims == 2 ? "N, N" : "N, N, N") + ")");
@@ -175,11 +222,23 @@ class ConvLowering {
   ConvProblem& p_;
   Diagnostics& diags_;
   bool ok_ = true;
+  bool transposed_ = false;
+  ConvWindow output_padding_{{0, 0, 0}, {}};
 };
 
 }  // namespace
 
-bool is_conv_operation(const std::string& name) { return name == "conv1d" || name == "conv2d" || name == "conv3d"; }
+bool is_conv_operation(const std::string& name) {
+  return name == "conv1d" || name == "conv2d" || name == "conv3d" || name == "conv_transpose1d" ||
+         name == "conv_transpose2d" || name == "conv_transpose3d";
+}
+
+std::string conv_transpose_form(int dims) {
+  std::string s = "conv_transpose" + std::to_string(dims) + "d(";
+  const std::vector<std::string> names = extent_names(dims);
+  for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + names[i] + " = ...";
+  return s + ", pad = 0, stride = 1, dilation = 1, output_padding = 0, groups = 1)";
+}
 
 std::string conv_operation_form(int dims) {
   std::string s = "conv" + std::to_string(dims) + "d(fprop | dgrad | wgrad";

@@ -14,8 +14,16 @@
 
 namespace ucutlass::ir {
 
-// True for "conv1d", "conv2d", "conv3d".
+// True for "conv1d", "conv2d", "conv3d" and "conv_transpose1d", "conv_transpose2d", "conv_transpose3d".
+// A transposed convolution states nn.ConvTranspose's problem (input h x w with c channels, k output
+// channels) and lowers to the dgrad of the equivalent forward convolution:
+//
+//   conv_transpose2d(n = 8, h = 32, w = 32, c = 64, k = 32, r = 4, s = 4, pad = 1, stride = 2)
+//   ==> conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, r = 4, s = 4, pad = 1, stride = 2)
 bool is_conv_operation(const std::string& name);
+
+// "conv_transpose2d(n = ..., h = ..., ...)" for messages.
+std::string conv_transpose_form(int dims);
 
 // The operation's one-line form for messages, e.g. "conv2d(fprop, n = ..., h = ..., ...)".
 std::string conv_operation_form(int dims);

@@ -89,6 +89,9 @@ CASES = [
                                "stride = 2).with_arch(sm80).with_types(f16)", {"transpose": True}),
     ("sm80_dgrad3d_strided", "conv3d(dgrad, n = 2, d = 16, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
                              "pad = 1, stride = 2).with_arch(sm80).with_types(f16)", {}),
+    ("sm80_conv_transpose_output_padding", "conv_transpose2d(n = 4, h = 28, w = 28, c = 64, k = 32, r = 3, s = 3, "
+                                           "pad = 1, stride = 2, output_padding = 1).with_arch(sm80).with_types(bf16)",
+     {"transpose": True}),
     ("sm80_wgrad2d_tf32", "conv2d(wgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1)"
                           ".with_arch(sm80).with_types(f32).with_math(tf32)", {}),
     ("sm80_grouped_single", "conv2d(fprop, n = 4, h = 56, w = 56, c = 128, k = 128, r = 3, s = 3, pad = 1, "
@@ -316,8 +319,12 @@ def check_case(lib, sig, options, torch, dry_run):
         F = torch.nn.functional
         tconv = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[problem.dims]
         w = problem.window()
+        # output_padding: what the forward input has beyond the smallest input that maps onto dy.
+        extra = [x - ((y - 1) * st - 2 * p + d * (f - 1) + 1) for x, y, st, p, d, f in
+                 zip(problem.spatial(problem.input3), problem.spatial(problem.output3), w["stride"], w["padding"],
+                     w["dilation"], problem.spatial(problem.filter3))]
         transposed = tconv(a.double(), b.double(), None, stride=w["stride"], padding=w["padding"],
-                           dilation=w["dilation"], groups=w["groups"])
+                           output_padding=extra, dilation=w["dilation"], groups=w["groups"])
         errors["conv_transpose_vs_out"] = error(out, transposed)
         errors["conv_transpose_vs_reference"] = error(ref, transposed)
     threshold = THRESHOLDS[sig["types"]["d"]]
