@@ -55,6 +55,9 @@ SpeedupStats stats_against(const std::vector<ProblemOutcome>& outcomes, double P
   }
   st.counted = static_cast<int>(speedups.size());
   st.geomean = geomean(speedups);
+  // Unsolved problems enter as log(1) = 0: the product of the counted speedups, rooted over all.
+  if (!outcomes.empty() && st.counted > 0)
+    st.suite_geomean = std::pow(st.geomean, static_cast<double>(st.counted) / static_cast<double>(outcomes.size()));
   st.median = median(speedups);
   for (size_t i = 0; i < kFastPCount; ++i) st.fast_p[i] = fast_p(speedups, outcomes.size(), kFastP[i]);
   return st;
@@ -103,8 +106,9 @@ std::string speedup_line(const char* against, const SpeedupStats& st) {
   if (st.counted == 0) {
     std::snprintf(line, sizeof line, "speedup vs %-14s no verified solution with this baseline measured\n", against);
   } else {
-    std::snprintf(line, sizeof line, "speedup vs %-14s geomean %.3fx  median %.3fx  over %d verified; wins (> 1x) %d\n", against,
-                  st.geomean, st.median, st.counted, st.wins);
+    std::snprintf(line, sizeof line,
+                  "speedup vs %-14s geomean %.3fx  median %.3fx  over %d verified; wins (> 1x) %d; suite geomean %.3fx (unsolved as 1x)\n",
+                  against, st.geomean, st.median, st.counted, st.wins, st.suite_geomean);
   }
   return line;
 }
@@ -148,7 +152,7 @@ std::string summary_text(const SuiteSummary& s) {
     }
     o << "\n";
   }
-  o << "(fast_p counts every problem, unsolved as speedup 0; geomean and median over verified problems only)\n";
+  o << "(fast_p counts every problem, unsolved as speedup 0; geomean and median over verified problems only; the suite geomean over all)\n";
   return o.str();
 }
 
@@ -160,7 +164,8 @@ nlohmann::json summary_json(const SuiteSummary& s) {
       std::snprintf(key, sizeof key, "%g", kFastP[i]);
       fp[key] = st.fast_p[i];
     }
-    return nlohmann::json{{"counted", st.counted}, {"geomean", st.geomean}, {"median", st.median}, {"wins", st.wins}, {"fast_p", fp}};
+    return nlohmann::json{{"counted", st.counted}, {"geomean", st.geomean}, {"median", st.median}, {"wins", st.wins},
+                          {"suite_geomean", st.suite_geomean}, {"fast_p", fp}};
   };
   return {{"problems", s.problems},
           {"verified", s.verified},

@@ -12,6 +12,9 @@
 //   geomean / median speedup are over the problems with a verified solution
 //               and a measured baseline only (unsolved ones are excluded, not
 //               counted as 1 or 0);
+//   suite geomean = over ALL problems: a verified one at its speedup, an
+//               unsolved one at 1 (its user keeps PyTorch), so a suite cannot
+//               look faster by leaving its hard problems out;
 //   a win is a speedup > 1: no solution slower than the baseline is a win;
 //   SOL fraction = t_SOL / t_best (1 = at the fused bound; > 1 = faster than
 //               the bound, a violation to explain).
@@ -43,6 +46,7 @@ inline constexpr size_t kFastPCount = sizeof kFastP / sizeof kFastP[0];
 struct SpeedupStats {
   int counted = 0;  // verified problems with this baseline measured
   double geomean = 0, median = 0;  // 0 when counted == 0
+  double suite_geomean = 1;        // over ALL problems, unsolved (or baseline unmeasured) as 1
   int wins = 0;                    // speedup > 1
   double fast_p[kFastPCount] = {};  // over ALL problems
 };

@@ -40,6 +40,14 @@ TEST(SuiteSummary, SpeedupsAgainstEagerExcludeUnsolvedFromGeomean) {
   EXPECT_EQ(e.wins, 2);  // C at 0.5x is not a win
 }
 
+TEST(SuiteSummary, SuiteGeomeanCountsUnsolvedProblemsAsPyTorch) {
+  // eager: A 2.5, B 2.0, C 0.5 (a measured loss keeps its value), D unsolved as 1: (2.5 * 2 * 0.5 * 1)^(1/4).
+  EXPECT_NEAR(summarize(suite()).eager.suite_geomean, std::pow(2.5, 0.25), 1e-12);
+  // compile: A 1.25, B 4; C (no baseline) and D (unsolved) as 1: (1.25 * 4)^(1/4).
+  EXPECT_NEAR(summarize(suite()).compile.suite_geomean, std::pow(5.0, 0.25), 1e-12);
+  EXPECT_EQ(summarize({{"D", 1, 2, 2, {nullopt}}}).eager.suite_geomean, 1);
+}
+
 TEST(SuiteSummary, SpeedupsAgainstCompileSkipUnmeasuredBaselines) {
   const SpeedupStats c = summarize(suite()).compile;
   EXPECT_EQ(c.counted, 2);  // C has no torch.compile time
