@@ -63,10 +63,13 @@ def _add_eval_options(p):
     p.add_argument("--prebuild-timeout", type=float, default=900.0, help="seconds per solution import (build)")
 
 
-def _eval_task(args, prob, sol):
+def _eval_task(args, prob, sol, overrides=None):
+    """The worker task; `overrides` (a batch's per-pair "sol_ms" / "baselines") win over the flags."""
     if args.trials < 1 or args.timing_trials < 2:
         raise UsageError("--trials must be >= 1 and --timing-trials >= 2")
-    baselines = [] if args.baselines == "none" else [b for b in args.baselines.split(",") if b]
+    over = overrides or {}
+    baselines_text = over.get("baselines", args.baselines)
+    baselines = [] if baselines_text == "none" else [b for b in baselines_text.split(",") if b]
     bad = [b for b in baselines if b not in ("eager", "compile")]
     if bad:
         raise UsageError(f"--baselines: unknown {bad}; use eager,compile or none")
@@ -74,7 +77,7 @@ def _eval_task(args, prob, sol):
             "problem_info": {"file": prob}, "solution_info": {"file": sol},
             "backend": args.backend, "profile": args.profile, "atol": args.atol, "rtol": args.rtol,
             "correct_trials": args.trials, "timing_trials": args.timing_trials, "warmup": args.warmup,
-            "baselines": baselines, "timing": not args.no_timing, "sol_ms": args.sol_ms,
+            "baselines": baselines, "timing": not args.no_timing, "sol_ms": over.get("sol_ms", args.sol_ms),
             "seed": args.seed, "device_index": args.device, "device_type": args.device_type}
 
 
@@ -116,7 +119,9 @@ def _read_pairs(path):
         text = f.read()
     base = os.path.dirname(os.path.abspath(path))
     if text.lstrip().startswith("["):
-        pairs = [(p["problem"], p["solution"]) for p in json.loads(text)]
+        # Optional per pair: "sol_ms" and "baselines" (one batch may hold several problems).
+        pairs = [(p["problem"], p["solution"], {k: p[k] for k in ("sol_ms", "baselines") if k in p})
+                 for p in json.loads(text)]
     else:
         pairs = []
         for n, line in enumerate(text.splitlines(), 1):
@@ -126,9 +131,9 @@ def _read_pairs(path):
             parts = line.split()
             if len(parts) != 2:
                 raise UsageError(f"{path}:{n}: expected 'PROBLEM SOLUTION'")
-            pairs.append((parts[0], parts[1]))
-    return [(p if os.path.isabs(p) else os.path.join(base, p), s if os.path.isabs(s) else os.path.join(base, s))
-            for p, s in pairs]
+            pairs.append((parts[0], parts[1], {}))
+    return [(p if os.path.isabs(p) else os.path.join(base, p), s if os.path.isabs(s) else os.path.join(base, s), o)
+            for p, s, o in pairs]
 
 
 def _maybe_prebuild(args, solutions, out_dir):
@@ -151,16 +156,16 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     """Evaluate (problem, solution) pairs, one fresh worker each; write one JSON per pair."""
     os.makedirs(out_dir, exist_ok=True)
     records = []
-    _maybe_prebuild(args, [s for _, s in pairs], out_dir)
+    _maybe_prebuild(args, [pair[1] for pair in pairs], out_dir)
     env = _worker_env(args)
-    for i, (prob, sol) in enumerate(pairs):
+    for i, (prob, sol, *rest) in enumerate(pairs):
         name = f"{i:03d}_{os.path.splitext(os.path.basename(sol))[0]}.json"
         if not os.path.isfile(prob) or not os.path.isfile(sol):
             missing = prob if not os.path.isfile(prob) else sol
             result = results.error_result({"file": prob}, {"file": sol}, "runtime_error",
                                           f"{missing}: no such file", "load")
         else:
-            result = worker.run_task(_eval_task(args, prob, sol), args.timeout, env)
+            result = worker.run_task(_eval_task(args, prob, sol, rest[0] if rest else None), args.timeout, env)
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)
         rec = {"problem": prob, "solution": sol, "result_file": name, "verdict": result.get("verdict"),

@@ -54,7 +54,8 @@ struct OptimizeArgs {
   bool no_gpu = false;
   bool no_compile = false;
   int jobs = 2;
-  int batch = 4;              // attempts of one problem evaluated per harness batch
+  int batch = 4;              // attempts of one problem per round
+  int batch_problems = 4;     // problems per round: their attempts build in parallel, one harness batch
   std::string baselines_file; // KernelBench baseline JSON (harness `baselines`): eager / compile times
   std::string ext_cache;      // TORCH_EXTENSIONS_DIR of every attempt ("" = OUT/torch_extensions)
 };
@@ -317,31 +318,22 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       std::cerr << report::redraw(lines, drawn) << std::flush;
       drawn = lines.size();
     };
-    for (int i; (i = sched::pick_next(states, policy, used)) >= 0;) {
+    // One pending attempt: a problem's candidate pick written as a solution file.
+    struct Pending {
+      size_t problem = 0;
+      std::vector<size_t> pick;
+      std::vector<map::KernelConfig> configs;
+      solution::SolutionFiles files;
+      fs::path path;
+    };
+    // Up to `room` new attempts of problem i; candidates the store already has
+    // are folded in without a GPU. Empty when the problem's lists are spent.
+    auto gather = [&](size_t i, int room) {
       Problem& p = problems[i];
-      if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
-        skipped_steps.push_back("further attempts: --wall-budget spent");
-        break;
-      }
-      // Up to --batch new attempts of this problem (within its budget and the
-      // suite's); candidates the store already has are folded in without a GPU.
-      int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
-      if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used);
-      room = std::max(room, 1);
-      struct Pending {
-        std::vector<size_t> pick;
-        std::vector<map::KernelConfig> configs;
-        solution::SolutionFiles files;
-        fs::path path;
-      };
-      std::vector<Pending> batch;
-      bool spent = false;
-      while (batch.empty()) {
+      std::vector<Pending> mine;
+      while (mine.empty()) {
         const std::vector<std::vector<size_t>> picks = next_attempts(p, static_cast<size_t>(room));
-        if (picks.empty()) {
-          spent = true;
-          break;
-        }
+        if (picks.empty()) break;
         for (const std::vector<size_t>& pick : picks) {
           std::vector<map::KernelConfig> configs;
           for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
@@ -356,37 +348,68 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
             continue;
           }
           bool twice = false;
-          for (const Pending& q : batch) twice |= q.files.hash == sf.hash;
+          for (const Pending& q : mine) twice |= q.files.hash == sf.hash;
           if (twice) {  // two picks, one program: measure it once, count the other as seen
             record_measured(p, pick, std::nullopt);
             continue;
           }
           const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
-          batch.push_back({pick, std::move(configs), std::move(sf), file});
+          mine.push_back({i, pick, std::move(configs), std::move(sf), file});
         }
       }
-      if (spent) {
-        states[i].exhausted = true;
-        continue;
+      return mine;
+    };
+    for (int round = 1;; ++round) {
+      if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
+        skipped_steps.push_back("further attempts: --wall-budget spent");
+        break;
       }
-      if (live) show(i);
-      std::vector<std::string> files;
+      // This round's problems: the scheduler's pick, then its next picks as if the
+      // earlier ones were taken (each problem once per round), up to
+      // --batch-problems, every problem with up to --batch attempts. All of them
+      // build in parallel and are evaluated in one harness batch.
+      std::vector<sched::ProblemState> view = states;
+      std::vector<Pending> batch;
+      bool picked_any = false;
+      for (int taken = 0; taken < a.batch_problems;) {
+        const int planned = static_cast<int>(batch.size());
+        const int i = sched::pick_next(view, policy, used + planned);
+        if (i < 0) break;
+        picked_any = true;
+        view[i].exhausted = true;
+        int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
+        if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
+        std::vector<Pending> mine = gather(static_cast<size_t>(i), std::max(room, 1));
+        if (mine.empty()) {
+          states[i].exhausted = true;
+          continue;
+        }
+        for (Pending& q : mine) batch.push_back(std::move(q));
+        ++taken;
+      }
+      if (batch.empty()) {
+        if (!picked_any) break;
+        continue;  // every pick was spent or already recorded: ask the scheduler again
+      }
+      if (live) show(static_cast<int>(batch.front().problem));
+      std::vector<BatchPair> pairs;
       for (const Pending& q : batch) {
         write_text(q.path, q.files.modelnew);
-        files.push_back(q.path.string());
+        const Problem& p = problems[q.problem];
+        // PyTorch's times once per problem: from --baselines, else measured with its first batch.
+        pairs.push_back({p.problem_py, q.path.string(), p.sol_ms, states[q.problem].eager_ms > 0 ? "none" : "eager,compile"});
       }
       BatchEvalOptions bo;
       bo.profile = a.tolerance;
-      bo.sol_ms = p.sol_ms;
-      // PyTorch's times once per problem: from --baselines, else measured with its first batch.
-      bo.baselines = states[i].eager_ms > 0 ? "none" : "eager,compile";
       bo.prebuild_jobs = std::max(1, a.jobs);
       bo.ext_cache = ext_cache;
-      bo.out_dir = (p.dir / "evals" / ("batch_" + std::to_string(states[i].attempts + 1))).string();
+      bo.out_dir = (out / "evals" / ("round_" + std::to_string(round) + "_" + std::to_string(::getpid()))).string();
       bo.eval_timeout_s = 600;
-      const std::vector<BatchEvalResult> results = evaluate_batch(p.problem_py, files, bo);
+      const std::vector<BatchEvalResult> results = evaluate_batch(pairs, bo);
       for (size_t j = 0; j < batch.size(); ++j) {
         const Pending& q = batch[j];
+        const size_t i = q.problem;
+        Problem& p = problems[i];
         const nlohmann::json& result = results[j].result;
         store::AttemptRow row;
         row.problem = p.name;
@@ -465,8 +488,11 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_flag("--no-gpu", a->no_gpu, "Stop before the GPU step");
                    app.add_flag("--no-compile", a->no_compile, "Do not run nvcc on the best-ranked program");
                    app.add_option("-j,--jobs", a->jobs, "Parallel builds (nvcc, and the attempts' extensions before each batch)");
-                   app.add_option("--batch", a->batch, "Attempts of one problem evaluated together, built in parallel (default 4)")
-                       ->check(CLI::Range(1, 64));
+                   app.add_option("--batch", a->batch, "Attempts of one problem per round (default 4)")->check(CLI::Range(1, 64));
+                   app.add_option("--batch-problems", a->batch_problems,
+                                  "Problems per round, picked by the scheduler; the round's attempts build in parallel and are "
+                                  "evaluated in one harness batch (default 4)")
+                       ->check(CLI::Range(1, 256));
                    app.add_option("--baselines", a->baselines_file,
                                   "KernelBench baseline JSON with eager and torch.compile times (python3 -m ucutlass_harness baselines); "
                                   "default: measured with each problem's first batch");

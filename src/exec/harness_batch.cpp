@@ -27,13 +27,17 @@ std::string fixed(double v) {
 
 }  // namespace
 
-std::vector<BatchEvalResult> evaluate_batch(const std::string& problem, const std::vector<std::string>& solutions,
-                                            const BatchEvalOptions& opt) {
+std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch, const BatchEvalOptions& opt) {
   std::vector<BatchEvalResult> out;
-  if (solutions.empty()) return out;
+  if (batch.empty()) return out;
   fs::create_directories(opt.out_dir);
   nlohmann::json pairs = nlohmann::json::array();
-  for (const std::string& s : solutions) pairs.push_back({{"problem", fs::absolute(problem).string()}, {"solution", fs::absolute(s).string()}});
+  for (const BatchPair& b : batch) {
+    nlohmann::json pair = {{"problem", fs::absolute(b.problem).string()}, {"solution", fs::absolute(b.solution).string()}};
+    if (b.sol_ms > 0) pair["sol_ms"] = b.sol_ms;
+    if (!b.baselines.empty()) pair["baselines"] = b.baselines;
+    pairs.push_back(std::move(pair));
+  }
   const fs::path pairs_file = fs::path(opt.out_dir) / "pairs.json";
   std::ofstream(pairs_file) << pairs.dump(1) << "\n";
 
@@ -48,16 +52,16 @@ std::vector<BatchEvalResult> evaluate_batch(const std::string& problem, const st
   if (!opt.ext_cache.empty()) args.insert(args.end(), {"--ext-cache", opt.ext_cache});
   ProcessOptions po;
   // The whole batch: every build (in parallel, bounded by the slowest) plus every evaluation.
-  po.timeout_s = opt.prebuild_timeout_s + opt.eval_timeout_s * static_cast<double>(solutions.size()) + 120;
+  po.timeout_s = opt.prebuild_timeout_s + opt.eval_timeout_s * static_cast<double>(batch.size()) + 120;
   const ProcessResult r = run_python_module("ucutlass_harness", args, po);
-  const double share = r.wall_ms / 1e3 / static_cast<double>(solutions.size());
+  const double share = r.wall_ms / 1e3 / static_cast<double>(batch.size());
 
   const nlohmann::json summary = nlohmann::json::parse(r.out, nullptr, false);
   const nlohmann::json* records = summary.is_object() && summary.contains("results") && summary["results"].is_array()
                                       ? &summary["results"]
                                       : nullptr;
-  for (size_t i = 0; i < solutions.size(); ++i) {
-    BatchEvalResult b{solutions[i], nlohmann::json(), share};
+  for (size_t i = 0; i < batch.size(); ++i) {
+    BatchEvalResult b{batch[i].solution, nlohmann::json(), share};
     if (records && i < records->size() && (*records)[i].is_object()) {
       b.result = read_json_file(fs::path(opt.out_dir) / (*records)[i].value("result_file", ""));
     }

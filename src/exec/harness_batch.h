@@ -27,15 +27,21 @@ struct BatchEvalOptions {
   double prebuild_timeout_s = 900;        // per solution build
 };
 
+// One evaluation of a batch; a batch may hold solutions of several problems.
+struct BatchPair {
+  std::string problem, solution;
+  double sol_ms = 0;       // 0: the options' sol_ms
+  std::string baselines;   // "": the options' baselines
+};
+
 struct BatchEvalResult {
   std::string solution;
   nlohmann::json result;  // the harness's eval result; on a harness failure {"verdict": "harness_error", "error": ...}
   double wall_s = 0;      // this solution's share of the batch's wall time
 };
 
-// One result per solution, in the given order; never throws for a failing
+// One result per pair, in the given order; never throws for a failing
 // harness or candidate (their failure is each result's verdict).
-std::vector<BatchEvalResult> evaluate_batch(const std::string& problem, const std::vector<std::string>& solutions,
-                                            const BatchEvalOptions& options);
+std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& pairs, const BatchEvalOptions& options);
 
 }  // namespace ucutlass

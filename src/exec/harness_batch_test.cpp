@@ -68,13 +68,28 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   o.prebuild_jobs = 2;
   o.out_dir = (dir / "out").string();
   o.eval_timeout_s = 120;
-  const auto results = evaluate_batch((dir / "problem.py").string(),
-                                      {(dir / "honest.py").string(), (dir / "wrong.py").string(), (dir / "missing.py").string()}, o);
-  ASSERT_EQ(results.size(), 3u);
-  EXPECT_EQ(results[0].result.value("verdict", ""), "ok") << results[0].result.dump();
-  EXPECT_GT(results[0].result["timing"]["candidate"].value("median_ms", 0.0), 0.0);
+  const std::string problem = (dir / "problem.py").string();
+  // Per-pair settings reach their own evaluation only: the first pair asks for the eager baseline
+  // and states a SOL bound no honest run can be under (so `below_sol` must fire for it alone).
+  const auto results = evaluate_batch({{problem, (dir / "honest.py").string(), 1e6, "eager"},
+                                       {problem, (dir / "wrong.py").string()},
+                                       {problem, (dir / "missing.py").string()},
+                                       {problem, (dir / "honest.py").string()}},
+                                      o);
+  ASSERT_EQ(results.size(), 4u);
+  auto fired = [](const nlohmann::json& r, const std::string& name) {
+    for (const auto& s : r.value("signals", nlohmann::json::array()))
+      if (s.value("name", "") == name) return s.value("fired", false);
+    return false;
+  };
+  EXPECT_TRUE(results[0].result["timing"].contains("eager")) << results[0].result.dump();
+  EXPECT_TRUE(fired(results[0].result, "below_sol"));
   EXPECT_EQ(results[1].result.value("verdict", ""), "incorrect");
   EXPECT_EQ(results[2].result.value("verdict", ""), "runtime_error");
+  EXPECT_EQ(results[3].result.value("verdict", ""), "ok") << results[3].result.dump();
+  EXPECT_GT(results[3].result["timing"]["candidate"].value("median_ms", 0.0), 0.0);
+  EXPECT_FALSE(results[3].result["timing"].contains("eager"));  // the batch's default: no baselines
+  EXPECT_FALSE(fired(results[3].result, "below_sol"));
   EXPECT_GT(results[0].wall_s, 0.0);
   fs::remove_all(dir);
 }
@@ -84,7 +99,7 @@ TEST(HarnessBatch, AHarnessThatCannotStartIsEverySolutionsHarnessError) {
   ::setenv("UCUTLASS_PYTHON", "/no/such/python3", 1);
   BatchEvalOptions o;
   o.out_dir = dir.string();
-  const auto results = evaluate_batch("p.py", {"a.py", "b.py"}, o);
+  const auto results = evaluate_batch({{"p.py", "a.py"}, {"p.py", "b.py"}}, o);
   ::unsetenv("UCUTLASS_PYTHON");
   ASSERT_EQ(results.size(), 2u);
   for (const auto& r : results) {
