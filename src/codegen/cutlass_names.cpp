@@ -71,8 +71,15 @@ std::string cutlass_activation(Activation a) {
     case Activation::silu: return "cutlass::epilogue::thread::SiLu";
     case Activation::sigmoid: return "cutlass::epilogue::thread::Sigmoid";
     case Activation::tanh: return "cutlass::epilogue::thread::Tanh";
+    // No CUTLASS functor (or one with a parameter): emitted as our own functor, or as a clamp node.
     case Activation::leaky_relu:
-    case Activation::clamp: break;
+    case Activation::clamp:
+    case Activation::hardswish:
+    case Activation::hardsigmoid:
+    case Activation::mish:
+    case Activation::elu:
+    case Activation::selu:
+    case Activation::softplus: break;
   }
   return "";
 }
