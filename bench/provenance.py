@@ -78,6 +78,11 @@ def driver_version():
     return out.splitlines()[0].strip() if out else None
 
 
+def gpu_name():
+    out = _output(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"])
+    return out.splitlines()[0].strip() if out else None
+
+
 def command():
     """The exact command line that started this process."""
     argv = [os.path.basename(sys.executable)] + sys.argv

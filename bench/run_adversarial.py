@@ -22,7 +22,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import provenance  # noqa: E402
-from run_baselines import gpu_name  # noqa: E402
 from ucutlass_cli import REPO  # noqa: E402
 
 
@@ -56,7 +55,7 @@ def main():
     doc = {"format": "ucutlass-bench-adversarial", "version": 1, "date": started.isoformat(),
            "finished": provenance.now().isoformat(), **provenance.command(), "harness_command": cmd,
            "exit_code": proc.returncode, "git": provenance.git_state(), "host": provenance.host(),
-           "driver": provenance.driver_version(), "gpu": gpu_name(), "suite": suite, "counts": counts,
+           "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "suite": suite, "counts": counts,
            "report": report}
     out = Path(args.out)
     if out.is_dir() or not out.suffix:

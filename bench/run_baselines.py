@@ -23,21 +23,12 @@ import provenance  # noqa: E402
 from ucutlass_cli import REPO  # noqa: E402
 
 
-def gpu_name():
-    try:
-        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], capture_output=True,
-                             text=True, timeout=30).stdout.strip()
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.splitlines()[0].strip() if out else None
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("dir", nargs="?", default=str(REPO / "problems"))
     ap.add_argument("--out")
     args, harness_flags = ap.parse_known_args()
-    gpu = gpu_name()
+    gpu = provenance.gpu_name()
     short = (gpu or "cpu").split()[-1].lower()
     out = Path(args.out or REPO / "bench" / "results" / f"baselines-{short}.json")
     started = provenance.now()

@@ -19,7 +19,6 @@
 #include "build/kernel_cache.h"
 #include "cli/command.h"
 #include "exec/harness_batch.h"
-#include "exec/subprocess.h"
 #include "graph/graph_reader.h"
 #include "graph/problem_trace.h"
 #include "map/gemm_match.h"
@@ -32,7 +31,6 @@
 #include "sol/sol_report.h"
 #include "solution/modelnew_writer.h"
 #include "store/run_store.h"
-#include "support/install_paths.h"
 
 namespace ucutlass::cli {
 
@@ -74,6 +72,7 @@ void write_text(const fs::path& path, const std::string& text) {
 struct Problem {
   std::string file, name;
   std::string problem_py;  // the KernelBench problem file (for a graph JSON, the file it was traced from)
+  std::string source;      // its text, which every solution embeds
   graph::OpGraph graph;
   double sol_ms = 0;
   double eager_ms = 0, compile_ms = 0;  // from --baselines, else measured with the first batch
@@ -211,7 +210,6 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
 
   build::Toolchain tc;
   const std::string toolchain_err = build::find_toolchain("", "", tc);
-  const std::string python_dir = find_install_dir("python");
   std::optional<std::string> local_gpu = a.no_gpu ? std::nullopt : sol::detect_local_gpu_name();
   const bool gpu_step = !a.no_gpu && local_gpu.has_value();
   std::vector<std::string> skipped_steps;
@@ -247,9 +245,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       p.measured.resize(p.candidates.size());
     }
     if (p.skipped.empty()) {
-      const std::string problem_source = file.ends_with(".json") ? read_text(p.graph.problem_file) : read_text(file);
+      p.source = read_text(p.problem_py);
       solution::SolutionFiles s =
-          solution::make_solution(problem_source, p.graph, p.matches.gemms, best_honest_configs(p), tc.cutlass_dir);
+          solution::make_solution(p.source, p.graph, p.matches.gemms, best_honest_configs(p), tc.cutlass_dir);
       if (!s.error.empty()) {
         p.skipped = "solution writer: " + s.error;
       } else {
@@ -337,7 +335,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         for (const std::vector<size_t>& pick : picks) {
           std::vector<map::KernelConfig> configs;
           for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
-          solution::SolutionFiles sf = solution::make_solution(read_text(p.problem_py), p.graph, p.matches.gemms, configs, tc.cutlass_dir);
+          solution::SolutionFiles sf = solution::make_solution(p.source, p.graph, p.matches.gemms, configs, tc.cutlass_dir);
           if (!sf.error.empty()) {
             record_measured(p, pick, std::nullopt);
             continue;
