@@ -67,7 +67,7 @@ def _files(tmp_path, n, level="level1"):
 
 def test_phases_in_order_with_concurrency_limit(tmp_path):
     files = _files(tmp_path, 7)
-    fake = FakeRunner()
+    fake = FakeRunner(warm_sleep=0.3)  # long enough that all 3 slots overlap even on a loaded machine
     table, failures, report = baselines.run_baselines(files, str(tmp_path), ["eager", "compile"], compile_jobs=3,
                                                       runner=fake, cache_dir=str(tmp_path / "cache"))
     kinds = [k for k, _, _ in fake.calls]

@@ -145,6 +145,18 @@ def test_server_restarts_after_kill(monkeypatch):
     assert c.proc.pid != first
 
 
+def _wait_for_child(pid, limit_s=20):
+    """Until process `pid` has a child (a fixed sleep raced the fork on a loaded machine)."""
+    deadline = time.monotonic() + limit_s
+    path = f"/proc/{pid}/task/{pid}/children"
+    while time.monotonic() < deadline:
+        with open(path, encoding="utf-8") as f:
+            if f.read().split():
+                return
+        time.sleep(0.05)
+    raise AssertionError(f"process {pid} forked no child in {limit_s} s")
+
+
 def test_server_killed_during_task(monkeypatch):
     """The running child outlives its server: its own result still counts; the next task restarts the server."""
     monkeypatch.setenv("UCUTLASS_FORKSERVER", "1")
@@ -154,7 +166,7 @@ def test_server_killed_during_task(monkeypatch):
 
     with cf.ThreadPoolExecutor(1) as ex:
         fut = ex.submit(fake, "sleep", 60, None, seconds=2)
-        time.sleep(0.7)
+        _wait_for_child(server.pid)  # kill the server only once it has forked the task's child
         os.kill(server.pid, signal.SIGKILL)
         r = fut.result()
     assert r["verdict"] == "ok" and r["worker"]["launch"] == "forkserver"
