@@ -11,6 +11,7 @@
 #include "codegen/manifest.h"
 #include "codegen/pipeline_host_entry.h"
 #include "codegen/text_template.h"
+#include "ir/operand_swap.h"
 
 namespace ucutlass::codegen {
 
@@ -97,8 +98,11 @@ $PRELUDE$$KERNELS_CODE$
 
 std::string kernel_code(const ir::GemmKernel& k) {
   const bool sm80 = k.arch.value == ir::Arch::sm80;
+  // The CUTLASS types are those of the kernel as run (operand_swap.h); the host
+  // entry keeps the program's view of the problem and hands it over swapped.
+  const ir::GemmKernel run = ir::as_run(k);
   const std::string types = k.is_conv() ? (sm80 ? emit_sm80_conv_types(k) : emit_sm90_conv_types(k))
-                                        : (sm80 ? emit_sm80_types(k) : emit_sm90_types(k));
+                                        : (sm80 ? emit_sm80_types(run) : emit_sm90_types(run));
   return "\n// ---------------------------------------------------------------------------\n// Kernel " +
          k.name + "\n\nnamespace " + k.name + "_detail {\n\n" + types + "\n" +
          (k.is_conv() ? emit_conv_make_arguments(k) : emit_make_arguments(k)) + "\n}  // namespace " + k.name +

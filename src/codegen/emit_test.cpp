@@ -209,6 +209,9 @@ Program conv_sm80() { return from_example("16_conv_sm80.dsl"); }
 // A two-GEMM MLP pipeline (up with bias + GELU, down with bias): the pipeline's
 // host entry, C entries, torch function and manifest entry beside the kernels'.
 Program sm90_mlp_pipeline() { return from_example("17_mlp_pipeline.dsl"); }
+// Operand swap: a decode GEMM run as D^T = B^T * A^T on sm90a (bias and per-row scale
+// trading axes), the same chosen by `auto`, and an sm80 swap.
+Program sm90_operand_swap() { return from_example("19_operand_swap.dsl"); }
 Program conv_sm90_dgrad_wgrad() {
   FrontendResult r = run_frontend(
       "conv_sm90_dgrad_wgrad.dsl",
@@ -268,6 +271,7 @@ const GoldenCase kCases[] = {
     {"conv_sm80_grouped", conv_sm80_grouped},
     {"conv_sm80_dgrad3d_strided", conv_sm80_dgrad3d_strided},
     {"sm90_mlp_pipeline", sm90_mlp_pipeline},
+    {"sm90_operand_swap", sm90_operand_swap},
 };
 
 std::string read_file(const std::filesystem::path& p) {

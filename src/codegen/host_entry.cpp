@@ -157,8 +157,8 @@ constexpr std::string_view kChecks = R"CPP(  const char* kernel = "$NAME$";
       (st = detail::check_extent(kernel, "k", p.k, $FIXED_K$)).code ||
       (st = detail::check_extent(kernel, "batch", p.batch, $FIXED_BATCH$)).code)
     return st;
-  detail::Operand a{"A", p.a, $ROW_A$, p.m, p.k, p.lda, p.batch_stride_a, AlignmentA, $BYTES_A$};
-  detail::Operand b{"B", p.b, $ROW_B$, p.k, p.n, p.ldb, p.batch_stride_b, AlignmentB, $BYTES_B$};
+  detail::Operand a{"A", p.a, $ROW_A$, p.m, p.k, p.lda, p.batch_stride_a, $ALIGN_A$, $BYTES_A$};
+  detail::Operand b{"B", p.b, $ROW_B$, p.k, p.n, p.ldb, p.batch_stride_b, $ALIGN_B$, $BYTES_B$};
   detail::Operand d{"D", p.d, $ROW_C$, p.m, p.n, p.ldd, p.batch_stride_d, AlignmentC, $BYTES_D$};
   if ((st = detail::check_operand(kernel, p.batch, a)).code || (st = detail::check_operand(kernel, p.batch, b)).code ||
       (st = detail::check_operand(kernel, p.batch, d)).code)
@@ -177,10 +177,10 @@ $CHECKS$
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return detail::cuda_error("cudaGetDevice", e);
   args.mode = cutlass::gemm::GemmUniversalMode::kGemm;
-  args.problem_shape = cute::make_shape(p.m, p.n, p.k, p.batch);
-  args.mainloop.ptr_A = static_cast<decltype(args.mainloop.ptr_A)>(p.a);
+  args.problem_shape = cute::make_shape($SHAPE_MN$, p.k, p.batch);
+  args.mainloop.ptr_A = static_cast<decltype(args.mainloop.ptr_A)>($PTR_A$);
   args.mainloop.dA = cute::make_stride($STRIDE_A$);
-  args.mainloop.ptr_B = static_cast<decltype(args.mainloop.ptr_B)>(p.b);
+  args.mainloop.ptr_B = static_cast<decltype(args.mainloop.ptr_B)>($PTR_B$);
   args.mainloop.dB = cute::make_stride($STRIDE_B$);
   args.epilogue.ptr_C = $PTR_C$;
   args.epilogue.dC = cute::make_stride($STRIDE_C$);
@@ -200,11 +200,11 @@ $CHECKS$$SOURCE_ALIAS$
   const cutlass::gemm::GemmUniversalMode mode = $MODE$;
   const int batch_count = $BATCH_COUNT$;
   args = typename Gemm::Arguments(
-      mode, cutlass::gemm::GemmCoord(p.m, p.n, p.k), batch_count,
+      mode, cutlass::gemm::GemmCoord($SHAPE_MN$, p.k), batch_count,
       typename EpilogueOp::Params(p.alpha, $BETA$),
-      p.a, p.b, c.ptr, p.d,
-      a.batch_stride, b.batch_stride, c.batch_stride, d.batch_stride,
-      a.ld, b.ld, c.ld, d.ld);
+      $PTR_A$, $PTR_B$, c.ptr, p.d,
+      $FIRST$.batch_stride, $SECOND$.batch_stride, c.batch_stride, d.batch_stride,
+      $FIRST$.ld, $SECOND$.ld, c.ld, d.ld);
   return Status{0, nullptr};
 }
 )CPP";
@@ -270,6 +270,9 @@ std::string checks(const GemmKernel& k) {
                         {"ROW_A", k.layout_a.value == ir::Layout::row ? "true" : "false"},
                         {"ROW_B", k.layout_b.value == ir::Layout::row ? "true" : "false"},
                         {"ROW_C", row_c ? "true" : "false"},
+                        // A swapped kernel (operand_swap.h) reads the program's A as its B.
+                        {"ALIGN_A", k.swaps_operands() ? "AlignmentB" : "AlignmentA"},
+                        {"ALIGN_B", k.swaps_operands() ? "AlignmentA" : "AlignmentB"},
                         {"BYTES_A", bytes_of(k.a.value)},
                         {"BYTES_B", bytes_of(k.b.value)},
                         {"BYTES_C", bytes_of(k.c.value)},
@@ -304,23 +307,42 @@ std::string raster(ir::RasterOrder r) {
   return "Heuristic";
 }
 
+// The checks speak of the program's operands; the kernel as run takes them in its
+// own order: swapped (operand_swap.h), its A is the program's B, its problem (N, M).
+Substitutions swap_order(const GemmKernel& k) {
+  const bool s = k.swaps_operands();
+  return {{"SHAPE_MN", s ? "p.n, p.m" : "p.m, p.n"},
+          {"PTR_A", s ? "p.b" : "p.a"},
+          {"PTR_B", s ? "p.a" : "p.b"},
+          {"FIRST", s ? "b" : "a"},
+          {"SECOND", s ? "a" : "b"}};
+}
+
 std::string sm90_make_arguments(const GemmKernel& k) {
   // CUTLASS orders B's modes (N, K): a column-major K x N B is K-major, unit stride in K.
+  // The program's operands as the kernel reads them: A (M, K) unit in M when
+  // column-major; B (N, K) unit in N when row-major; C/D (M, N) unit in M when
+  // column-major. Swapped, the kernel's A is B^T (N, K), its B is A^T (M, K) and
+  // its output D^T (N, M): the same unit axes under the other operand's name.
   const bool a_unit_m = k.layout_a.value == ir::Layout::col;
   const bool b_unit_n = k.layout_b.value == ir::Layout::row;
-  const bool c_unit_m = k.layout_c.value == ir::Layout::col;
-  const std::string c_stride = k.has_source() ? cute_stride(c_unit_m, "c") : cute_stride(c_unit_m, "d");
-  return fill(kSm90Arguments,
+  const bool c_unit_first = (k.layout_c.value == ir::Layout::col) != k.swaps_operands();
+  const std::string c_stride = k.has_source() ? cute_stride(c_unit_first, "c") : cute_stride(c_unit_first, "d");
+  const std::string stride_a = k.swaps_operands() ? cute_stride(b_unit_n, "b") : cute_stride(a_unit_m, "a");
+  const std::string stride_b = k.swaps_operands() ? cute_stride(a_unit_m, "a") : cute_stride(b_unit_n, "b");
+  Substitutions subs = swap_order(k);
+  subs.insert(subs.end(),
               {{"CHECKS", checks(k)},
-               {"STRIDE_A", cute_stride(a_unit_m, "a")},
-               {"STRIDE_B", cute_stride(b_unit_n, "b")},
+               {"STRIDE_A", stride_a},
+               {"STRIDE_B", stride_b},
                {"PTR_C", k.has_source() ? "static_cast<decltype(args.epilogue.ptr_C)>(p.c)" : "nullptr"},
                {"STRIDE_C", c_stride},
-               {"STRIDE_D", cute_stride(c_unit_m, "d")},
+               {"STRIDE_D", cute_stride(c_unit_first, "d")},
                {"RASTER", raster(k.raster.value)},
                {"SWIZZLE", std::to_string(k.swizzle.value)},
                {"SCHEDULER", sm90_scheduler_arguments(k)},
                {"FUSION_PARAMS", k.extras.empty() ? "p" : "resolved"}});
+  return fill(kSm90Arguments, subs);
 }
 
 std::string sm80_make_arguments(const GemmKernel& k) {
@@ -333,11 +355,13 @@ std::string sm80_make_arguments(const GemmKernel& k) {
     mode = "p.batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm";
     batch_count = "p.batch";
   }
-  return fill(kSm80Arguments, {{"CHECKS", checks(k)},
-                               {"SOURCE_ALIAS", k.has_source() ? "" : "  const detail::Operand& c = d;\n"},
-                               {"MODE", mode},
-                               {"BATCH_COUNT", batch_count},
-                               {"BETA", k.has_source() ? "p.beta" : "0.0f"}});
+  Substitutions subs = swap_order(k);
+  subs.insert(subs.end(), {{"CHECKS", checks(k)},
+                           {"SOURCE_ALIAS", k.has_source() ? "" : "  const detail::Operand& c = d;\n"},
+                           {"MODE", mode},
+                           {"BATCH_COUNT", batch_count},
+                           {"BETA", k.has_source() ? "p.beta" : "0.0f"}});
+  return fill(kSm80Arguments, subs);
 }
 
 }  // namespace
@@ -357,7 +381,8 @@ std::string emit_host_entry(const GemmKernel& k) {
                         std::string(ir::name_of(k.layout_c.value)) + ", C " +
                         (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias" : "") +
                         (k.extras.empty() ? "" : ", " + std::to_string(k.extras.size()) + " extra operand" +
-                                                     (k.extras.size() == 1 ? "" : "s"));
+                                                     (k.extras.size() == 1 ? "" : "s")) +
+                        (k.swaps_operands() ? ", operands swapped (runs D^T = B^T * A^T)" : "");
   return fill(kEntry, {{"NAME", k.name}, {"SUMMARY", summary}});
 }
 

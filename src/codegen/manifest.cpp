@@ -214,17 +214,20 @@ Json signature(const ir::GemmKernel& k, const std::string& hash) {
 }
 
 Json settings(const ir::GemmKernel& k) {
-  return Json{{"math", str(name_of(k.math.value))},
-              {"tile", shape_json(k.tile.value)},
-              {"cluster", shape_json(k.cluster.value)},
-              {"warps", shape_json(k.warps.value)},
-              {"schedule", str(name_of(k.schedule.value))},
-              {"epilogue_schedule", str(name_of(k.epilogue_schedule.value))},
-              {"stages", k.stages.value},
-              {"raster", str(name_of(k.raster.value))},
-              {"swizzle", k.swizzle.value},
-              {"scheduler", str(name_of(k.scheduler.value))},
-              {"splits", k.splits.value}};
+  Json s{{"math", str(name_of(k.math.value))},
+         {"tile", shape_json(k.tile.value)},
+         {"cluster", shape_json(k.cluster.value)},
+         {"warps", shape_json(k.warps.value)},
+         {"schedule", str(name_of(k.schedule.value))},
+         {"epilogue_schedule", str(name_of(k.epilogue_schedule.value))},
+         {"stages", k.stages.value},
+         {"raster", str(name_of(k.raster.value))},
+         {"swizzle", k.swizzle.value},
+         {"scheduler", str(name_of(k.scheduler.value))},
+         {"splits", k.splits.value}};
+  // The entry points keep the program's view; this says how the kernel runs (ir/operand_swap.h).
+  if (k.swaps_operands()) s["operand_swap"] = "on";
+  return s;
 }
 
 }  // namespace

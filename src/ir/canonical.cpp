@@ -74,6 +74,8 @@ std::string canonical_text(const GemmKernel& k) {
                         std::to_string(k.align_c.value));
   line("raster", std::string(name_of(k.raster.value)) + ",swizzle=" + std::to_string(k.swizzle.value));
   line("scheduler", std::string(name_of(k.scheduler.value)) + ",splits=" + std::to_string(k.splits.value));
+  // Only when on, so programs without a swap keep the hashes they always had.
+  if (k.swaps_operands()) line("operand_swap", "on");
   line("alpha", num(k.alpha.value));
   line("beta", num(k.beta.value));
   for (const EpilogueStep& e : k.epilogue) {

@@ -110,6 +110,10 @@ struct GemmKernel {
   Setting<int> swizzle{1};
   Setting<TileScheduler> scheduler{TileScheduler::auto_};
   Setting<int> splits{1};  // split_k slices
+  // on: the emitted kernel computes D^T = B^T * A^T (operand_swap.h). The problem, types,
+  // layouts, alignments and epilogue stay as written; tile, cluster, warps, raster and
+  // scheduler describe the kernel as it runs, whose M is the problem's N.
+  Setting<OperandSwap> operand_swap{OperandSwap::off};
 
   // Epilogue: alpha and beta are defaults the host entry can override.
   Setting<double> alpha{1.0};
@@ -123,6 +127,7 @@ struct GemmKernel {
   static constexpr int kMaxExtras = 8;
 
   bool is_conv() const { return conv.has_value(); }
+  bool swaps_operands() const { return operand_swap.value == OperandSwap::on; }
   bool has_source() const { return c.value != DType::void_; }
   bool has_bias() const;
   // True when some step reads C through an expression (custom("... c ...")).

@@ -32,6 +32,7 @@ const std::vector<std::pair<std::string, std::string>>& chain_settings() {
       {"with_alignment", "with_alignment(a = 8, b = 8, c = 8)"},
       {"with_raster", "with_raster(along_m, swizzle = 2)"},
       {"with_scheduler", "with_scheduler(persistent | stream_k | split_k(4) | auto)"},
+      {"with_operand_swap", "with_operand_swap(on | off | auto)"},
       {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6), custom(\"x * s\", s = scalar))"},
   };
   return s;
@@ -227,7 +228,7 @@ class KernelLowering {
         {"with_warps", &KernelLowering::with_warps},       {"with_schedule", &KernelLowering::with_schedule},
         {"with_stages", &KernelLowering::with_stages},     {"with_alignment", &KernelLowering::with_alignment},
         {"with_raster", &KernelLowering::with_raster},     {"with_scheduler", &KernelLowering::with_scheduler},
-        {"with_epilogue", &KernelLowering::with_epilogue},
+        {"with_epilogue", &KernelLowering::with_epilogue}, {"with_operand_swap", &KernelLowering::with_operand_swap},
     };
     auto it = handlers.find(c.name);
     if (it == handlers.end()) {
@@ -273,6 +274,11 @@ class KernelLowering {
   void with_arch(const Call& c) { single_enum(c, k_.arch, "architecture", "with_arch(sm90a | sm80)"); }
   void with_math(const Call& c) {
     single_enum(c, k_.math, "math path", "with_math(tensor_op | tf32 | tf32x3 | simt | fast_accum)");
+  }
+
+  void with_operand_swap(const Call& c) {
+    single_enum(c, k_.operand_swap, "operand swap", "with_operand_swap(on | off | auto)");
+    k_.operand_swap.is_auto = k_.operand_swap.value == OperandSwap::auto_;
   }
 
   void with_types(const Call& c) {
@@ -827,7 +833,7 @@ class KernelLowering {
     fix(k_.layout_a); fix(k_.layout_b); fix(k_.layout_c); fix(k_.math); fix(k_.tile); fix(k_.cluster);
     fix(k_.warps); fix(k_.schedule); fix(k_.epilogue_schedule); fix(k_.stages); fix(k_.align_a);
     fix(k_.align_b); fix(k_.align_c); fix(k_.raster); fix(k_.swizzle); fix(k_.scheduler); fix(k_.splits);
-    fix(k_.alpha); fix(k_.beta);
+    fix(k_.alpha); fix(k_.beta); fix(k_.operand_swap);
     for (Extent* e : {&k_.m, &k_.n, &k_.k, &k_.batch})
       if (e->span == Span{}) e->span = decl_.op.name_span;
   }

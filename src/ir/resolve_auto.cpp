@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "ir/operand_swap.h"
 #include "ir/validate_conv.h"
 
 namespace ucutlass::ir {
@@ -75,7 +76,9 @@ void resolve_sm90(GemmKernel& k) {
   bool needs_coop = k.scheduler.value == TileScheduler::stream_k || k.scheduler.value == TileScheduler::split_k;
   int tile_m = (small_m && !needs_coop) ? 64 : 128;
   int tile_k = bits == 8 ? 128 : bits == 16 ? 64 : 32;
-  choose(k.tile, Shape3{tile_m, 128, tile_k});
+  // A narrow N (a swapped decode GEMM's few rows) takes the narrowest WGMMA N that covers it.
+  int tile_n = !k.n.is_dynamic() && k.n.value <= 64 ? static_cast<int>((k.n.value + 15) / 16 * 16) : 128;
+  choose(k.tile, Shape3{tile_m, tile_n, tile_k});
   // TMA needs 16-byte aligned rows; narrower operands fall back to cp.async.
   bool tma_ok = k.align_a.value * bits_of(k.a.value) % 128 == 0 && k.align_b.value * bits_of(k.b.value) % 128 == 0;
   if (k.schedule.is_auto) {
@@ -132,6 +135,25 @@ void resolve_sm80(GemmKernel& k) {
   choose(k.scheduler, TileScheduler::persistent);
 }
 
+// with_operand_swap(auto): swap a fixed-size sm90a GEMM whose M would leave most of a
+// 64-row tile empty while N is wide, the LLM-decode shape (operand_swap.h). A swapped
+// tile N can be 16 or 32 rows of the problem; a convolution's operands are fixed.
+void resolve_operand_swap(GemmKernel& k) {
+  if (k.operand_swap.value != OperandSwap::auto_) return;
+  const bool small_m = !k.m.is_dynamic() && k.m.value < 64;
+  const bool wide_n = !k.n.is_dynamic() && k.n.value >= 2 * k.m.value;
+  k.operand_swap.value =
+      k.arch.value == Arch::sm90a && !k.is_conv() && small_m && wide_n ? OperandSwap::on : OperandSwap::off;
+}
+
+// Tiles, schedules and alignments are chosen for the kernel as it runs, then the
+// problem is turned back to the program's view (transposed twice is the identity).
+void resolve_settings(GemmKernel& k) {
+  resolve_alignment(k);
+  if (k.arch.value == Arch::sm90a) resolve_sm90(k);
+  else resolve_sm80(k);
+}
+
 }  // namespace
 
 int natural_alignment(DType t, int64_t contiguous_extent) {
@@ -145,9 +167,11 @@ int natural_alignment(DType t, int64_t contiguous_extent) {
 
 void resolve_auto(GemmKernel& k) {
   resolve_types(k);
-  resolve_alignment(k);
-  if (k.arch.value == Arch::sm90a) resolve_sm90(k);
-  else resolve_sm80(k);
+  resolve_operand_swap(k);
+  if (!k.swaps_operands() || k.is_conv()) return resolve_settings(k);  // validate rejects a swapped conv
+  GemmKernel run = transposed(k);
+  resolve_settings(run);
+  k = transposed(run);
 }
 
 void resolve_auto(Program& p) {

@@ -31,6 +31,7 @@ UCUTLASS_ENUM_TABLE(TileScheduler, {TileScheduler::auto_, "auto"}, {TileSchedule
                     {TileScheduler::stream_k, "stream_k"}, {TileScheduler::split_k, "split_k"})
 UCUTLASS_ENUM_TABLE(RasterOrder, {RasterOrder::heuristic, "heuristic"}, {RasterOrder::along_m, "along_m"},
                     {RasterOrder::along_n, "along_n"})
+UCUTLASS_ENUM_TABLE(OperandSwap, {OperandSwap::off, "off"}, {OperandSwap::on, "on"}, {OperandSwap::auto_, "auto"})
 UCUTLASS_ENUM_TABLE(ConvMode, {ConvMode::fprop, "fprop"}, {ConvMode::dgrad, "dgrad"}, {ConvMode::wgrad, "wgrad"})
 UCUTLASS_ENUM_TABLE(BiasKind, {BiasKind::col, "col"}, {BiasKind::row, "row"})
 UCUTLASS_ENUM_TABLE(Activation, {Activation::relu, "relu"}, {Activation::gelu, "gelu"},

@@ -45,6 +45,10 @@ enum class TileScheduler { auto_, persistent, stream_k, split_k };
 
 enum class RasterOrder { heuristic, along_m, along_n };
 
+// Operand swap (operand_swap.h): `on` runs D^T = B^T * A^T instead of D = A * B;
+// `auto` lets resolve_auto decide (on for a small-M sm90a GEMM).
+enum class OperandSwap { off, on, auto_ };
+
 // The pass of a convolution (conv_problem.h): forward, gradient of the input
 // (also transposed convolution), gradient of the filter.
 enum class ConvMode { fprop, dgrad, wgrad };

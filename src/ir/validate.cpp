@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "ir/operand_swap.h"
 #include "ir/validate_conv.h"
 #include "support/did_you_mean.h"
 
@@ -25,7 +26,9 @@ bool is_cooperative(KernelSchedule s) {
 
 class Validator {
  public:
-  Validator(const GemmKernel& k, Diagnostics& d) : k_(k), d_(d), errors_before_(d.error_count()) {}
+  // `note` goes with every error (the operand-swap note when k is a kernel as run).
+  Validator(const GemmKernel& k, Diagnostics& d, std::string note = {})
+      : k_(k), d_(d), errors_before_(d.error_count()), note_(std::move(note)) {}
 
   bool run() {
     check_types();
@@ -55,6 +58,7 @@ class Validator {
 
  private:
   void error(Span s, std::string msg, std::string legal = {}, std::string hint = {}) {
+    if (!note_.empty()) hint = hint.empty() ? note_ : hint + "; " + note_;
     d_.error(s, std::move(msg), std::move(legal), std::move(hint));
   }
   std::string tname(DType t) const { return std::string(name_of(t)); }
@@ -421,7 +425,17 @@ class Validator {
   const GemmKernel& k_;
   Diagnostics& d_;
   size_t errors_before_;
+  std::string note_;
 };
+
+// A swap transposes a GEMM; a convolution's implicit GEMM has its operands fixed
+// by the tensors (activation, filter), and the sm80 conv kernels have no transposed form.
+bool check_operand_swap(const GemmKernel& k, Diagnostics& d) {
+  if (!k.swaps_operands() || !k.is_conv()) return true;
+  d.error(k.operand_swap.span, "with_operand_swap applies to GEMM kernels, not to a convolution",
+          "with_operand_swap(off) (or remove it) for " + std::string(name_of(k.conv->mode)) + " convolutions");
+  return false;
+}
 
 }  // namespace
 
@@ -445,7 +459,11 @@ int epilogue_smem_bytes(const GemmKernel& k) {
   return bytes + 1024;
 }
 
-bool validate(const GemmKernel& k, Diagnostics& diags) { return Validator(k, diags).run(); }
+bool validate(const GemmKernel& k, Diagnostics& diags) {
+  if (!check_operand_swap(k, diags)) return false;
+  if (k.swaps_operands()) return Validator(transposed(k), diags, kOperandSwapNote).run();
+  return Validator(k, diags).run();
+}
 
 bool validate(const Program& p, Diagnostics& diags) {
   bool ok = true;

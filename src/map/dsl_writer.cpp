@@ -66,6 +66,7 @@ std::string KernelConfig::summary() const {
   if (raster != ir::RasterOrder::heuristic) o << " " << ir::name_of(raster);
   if (swizzle > 1) o << " swizzle " << swizzle;
   if (stages > 0) o << " stages " << stages;
+  if (operand_swap) o << " swapped";
   return o.str();
 }
 
@@ -86,6 +87,7 @@ std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
   if (c.arch == ir::Arch::sm80 && set(c.warps)) o << "  .with_warps(" << shape3(c.warps) << ")\n";
   if (c.schedule != ir::KernelSchedule::auto_) o << "  .with_schedule(" << ir::name_of(c.schedule) << ")\n";
   if (c.stages > 0) o << "  .with_stages(" << c.stages << ")\n";
+  if (c.operand_swap) o << "  .with_operand_swap(on)\n";
   if (c.arch == ir::Arch::sm90a && (c.raster != ir::RasterOrder::heuristic || c.swizzle > 1))
     o << "  .with_raster(" << ir::name_of(c.raster) << ", swizzle = " << c.swizzle << ")\n";
   if (c.scheduler == ir::TileScheduler::split_k)

@@ -25,6 +25,8 @@ struct KernelConfig {
   ir::RasterOrder raster = ir::RasterOrder::heuristic;
   int swizzle = 1;
   int stages = 0;  // 0 = auto
+  // Run D^T = B^T * A^T (ir/operand_swap.h): tile and cluster are then the swapped kernel's.
+  bool operand_swap = false;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

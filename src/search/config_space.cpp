@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <utility>
 
 #include "compiler/frontend.h"
 #include "search/cost_model.h"
@@ -51,6 +52,25 @@ std::vector<Shape3> sm90_tiles(graph::DType in) {
   return out;
 }
 
+// The extents of the kernel as it runs when swapped: M and N trade places.
+map::GemmMatch swapped_extents(const map::GemmMatch& m) {
+  map::GemmMatch t = m;
+  std::swap(t.m, t.n);
+  return t;
+}
+
+// Swapped (ir/operand_swap.h), the problem's few rows are the kernel's N: tile N
+// the narrowest WGMMA width that covers them, and twice that.
+std::vector<Shape3> sm90_swapped_tiles(const map::GemmMatch& m) {
+  const int k = graph::dtype_bytes(m.in) == 4 ? 32 : 64;
+  const int narrow = static_cast<int>((m.m + 15) / 16 * 16);
+  std::vector<Shape3> out;
+  for (int tm : {64, 128, 256})
+    for (int tn : {narrow, 2 * narrow})
+      if (tn <= 64) out.push_back({tm, tn, k});
+  return out;
+}
+
 std::vector<Shape3> sm80_tiles(MathPath math, graph::DType in) {
   if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
   const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
@@ -77,22 +97,29 @@ std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathC
       base.layout_a = la;
       base.layout_b = lb;
       if (path.arch == Arch::sm90a) {
-        for (const Shape3& tile : sm90_tiles(m.in))
-          for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})
-            for (KernelSchedule s : {KernelSchedule::cooperative, KernelSchedule::pingpong})
-              for (const SchedulerChoice& sc : schedulers_for(m, tile, sms))
-                for (auto [raster, swizzle] : {std::pair{ir::RasterOrder::heuristic, 1}, std::pair{ir::RasterOrder::along_n, 2},
-                                               std::pair{ir::RasterOrder::along_m, 2}}) {
-                  KernelConfig c = base;
-                  c.tile = tile;
-                  c.cluster = cluster;
-                  c.schedule = s;
-                  c.scheduler = sc.scheduler;
-                  c.splits = sc.splits;
-                  c.raster = raster;
-                  c.swizzle = swizzle;
-                  out.push_back(c);
-                }
+        // A GEMM with fewer rows than the smallest WGMMA tile M (64) is also tried swapped.
+        const bool try_swap = m.m < 64 && m.n >= 2 * m.m;
+        for (bool swap : {false, true}) {
+          if (swap && !try_swap) continue;
+          const map::GemmMatch run = swap ? swapped_extents(m) : m;
+          for (const Shape3& tile : swap ? sm90_swapped_tiles(m) : sm90_tiles(m.in))
+            for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})
+              for (KernelSchedule s : {KernelSchedule::cooperative, KernelSchedule::pingpong})
+                for (const SchedulerChoice& sc : schedulers_for(run, tile, sms))
+                  for (auto [raster, swizzle] : {std::pair{ir::RasterOrder::heuristic, 1}, std::pair{ir::RasterOrder::along_n, 2},
+                                                 std::pair{ir::RasterOrder::along_m, 2}}) {
+                    KernelConfig c = base;
+                    c.tile = tile;
+                    c.cluster = cluster;
+                    c.schedule = s;
+                    c.scheduler = sc.scheduler;
+                    c.splits = sc.splits;
+                    c.raster = raster;
+                    c.swizzle = swizzle;
+                    c.operand_swap = swap;
+                    out.push_back(c);
+                  }
+        }
       } else {
         const std::vector<int> stages = path.math == MathPath::simt ? std::vector<int>{3, 4} : std::vector<int>{3, 4, 5};
         for (const Shape3& tile : sm80_tiles(path.math, m.in))
@@ -146,7 +173,7 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
 namespace {
 
 auto family(const KernelConfig& c) {
-  return std::make_tuple(static_cast<int>(c.math), c.tile.m, c.tile.n, static_cast<int>(c.scheduler));
+  return std::make_tuple(static_cast<int>(c.math), c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap);
 }
 
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
@@ -159,6 +186,7 @@ int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   d += a.raster != b.raster || a.swizzle != b.swizzle;
   d += a.stages != b.stages;
   d += a.layout_a != b.layout_a || a.layout_b != b.layout_b;
+  d += a.operand_swap != b.operand_swap;
   return d;
 }
 

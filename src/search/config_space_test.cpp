@@ -143,3 +143,39 @@ TEST(Neighbours, DifferInExactlyOneKnob) {
 
 }  // namespace
 }  // namespace ucutlass::search
+
+namespace ucutlass::search {
+namespace {
+
+// A 16-row decode GEMM is tried swapped too (tile N 16 or 32 as run); every swapped
+// survivor passed the front end with with_operand_swap(on), and the model charges
+// the unswapped 64-row tile for the 48 rows it leaves empty.
+TEST(OperandSwap, SmallMGemmsAreAlsoTriedSwapped) {
+  const map::GemmMatch m = fixture_gemm("level1_004_gemm_llm_decode_small_m");
+  ASSERT_EQ(m.m, 16);
+  const std::vector<Candidate> ranked =
+      legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200());
+  int swapped = 0;
+  for (const Candidate& c : ranked) {
+    if (!c.config.operand_swap) continue;
+    ++swapped;
+    EXPECT_NE(c.dsl.find(".with_operand_swap(on)"), std::string::npos) << c.dsl;
+    EXPECT_TRUE(c.config.tile.n == 16 || c.config.tile.n == 32) << c.config.summary();
+  }
+  EXPECT_GT(swapped, 0);
+  map::KernelConfig plain, swap;
+  plain.arch = swap.arch = ir::Arch::sm90a;
+  plain.math = swap.math = ir::MathPath::tf32;
+  plain.tile = {64, 128, 32};
+  swap.tile = {128, 16, 32};
+  swap.operand_swap = true;
+  EXPECT_DOUBLE_EQ(estimate_time(m, plain, h200()).tile_efficiency, 0.25);
+  EXPECT_DOUBLE_EQ(estimate_time(m, swap, h200()).tile_efficiency, 1.0);
+  // A square GEMM is never swapped.
+  for (const Candidate& c : legal_candidates(fixture_gemm("level1_001_gemm_square_4096"),
+                                             sol::ToleranceProfile::kernelbench_v01, h200()))
+    EXPECT_FALSE(c.config.operand_swap);
+}
+
+}  // namespace
+}  // namespace ucutlass::search

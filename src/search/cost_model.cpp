@@ -62,7 +62,9 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   Estimate e;
   const int sms = gpu.sms > 0 ? gpu.sms : 132;
   const int64_t bm = std::max(1, c.tile.m), bn = std::max(1, c.tile.n), bk = std::max(1, c.tile.k);
-  const int64_t tiles = ceil_div(m.m, bm) * ceil_div(m.n, bn) * m.batch;
+  // Tiles cover the kernel as it runs: swapped, its M is the problem's N.
+  const int64_t run_m = c.operand_swap ? m.n : m.m, run_n = c.operand_swap ? m.m : m.n;
+  const int64_t tiles = ceil_div(run_m, bm) * ceil_div(run_n, bn) * m.batch;
   const int splits = c.scheduler == ir::TileScheduler::split_k ? std::max(1, c.splits) : 1;
   e.ctas = tiles * splits;
   // Small tiles fit two CTAs per SM.
@@ -71,7 +73,8 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   const int64_t waves = ceil_div(e.ctas, slots);
   e.wave_efficiency = static_cast<double>(e.ctas) / static_cast<double>(waves * slots);
   if (c.scheduler == ir::TileScheduler::stream_k) e.wave_efficiency = std::max(e.wave_efficiency, kStreamKEfficiency);
-  e.tile_efficiency = static_cast<double>(m.m) * m.n / (static_cast<double>(ceil_div(m.m, bm) * bm) * ceil_div(m.n, bn) * bn);
+  e.tile_efficiency =
+      static_cast<double>(run_m) * run_n / (static_cast<double>(ceil_div(run_m, bm) * bm) * ceil_div(run_n, bn) * bn);
   e.shape_efficiency = shape_efficiency(c, m.in);
   // Few K iterations per CTA leave the pipeline's fill and drain exposed.
   const double k_iters = static_cast<double>(ceil_div(m.k, bk)) / splits;
