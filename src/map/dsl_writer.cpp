@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "map/conv_match.h"
+
 namespace ucutlass::map {
 
 namespace {
@@ -73,13 +75,18 @@ std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
   const FusedEpilogue f = fusable_prefix(m, c.arch);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
   std::ostringstream o;
-  o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << m.k;
-  if (m.batch > 1) o << ", batch = " << m.batch;
-  o << ")\n";
+  if (m.conv) {
+    o << "kernel " << m.name << " = " << conv_operation_dsl(*m.conv) << "\n";
+  } else {
+    o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << m.k;
+    if (m.batch > 1) o << ", batch = " << m.batch;
+    o << ")\n";
+  }
   o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
   o << "  .with_types(a = " << in << ", b = " << in << ", c = " << (f.residual >= 0 ? out : "void") << ", d = " << out
     << ", acc = f32)\n";
-  o << "  .with_layouts(a = " << ir::name_of(c.layout_a) << ", b = " << ir::name_of(c.layout_b) << ", c = row)\n";
+  if (!m.conv)  // convolutions are channels-last, with no layout to choose
+    o << "  .with_layouts(a = " << ir::name_of(c.layout_a) << ", b = " << ir::name_of(c.layout_b) << ", c = row)\n";
   o << "  .with_math(" << ir::name_of(c.math) << ")\n";
   if (set(c.tile)) o << "  .with_tile(" << shape3(c.tile) << ")\n";
   if (c.arch == ir::Arch::sm90a && set(c.cluster)) o << "  .with_cluster(" << shape3(c.cluster) << ")\n";
