@@ -58,13 +58,14 @@ std::string dsl_number(double v) {
 
 std::string KernelConfig::summary() const {
   std::ostringstream o;
-  o << ir::name_of(arch) << " " << ir::name_of(math) << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
+  o << ir::name_of(arch) << " " << ir::name_of(math);
+  if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;
   if (arch == ir::Arch::sm80 && set(warps)) o << " w" << warps.m << "x" << warps.n << "x" << warps.k;
   o << " " << ir::name_of(schedule);
   if (scheduler == ir::TileScheduler::split_k) o << " split_k(" << splits << ")";
-  else o << " " << ir::name_of(scheduler);
+  else if (!conv) o << " " << ir::name_of(scheduler);
   if (raster != ir::RasterOrder::heuristic) o << " " << ir::name_of(raster);
   if (swizzle > 1) o << " swizzle " << swizzle;
   if (stages > 0) o << " stages " << stages;

@@ -25,6 +25,7 @@ struct KernelConfig {
   ir::RasterOrder raster = ir::RasterOrder::heuristic;
   int swizzle = 1;
   int stages = 0;  // 0 = auto
+  bool conv = false;  // a conv kernel's config: no layouts, no tile scheduler (summary leaves them out)
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

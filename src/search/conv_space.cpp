@@ -41,6 +41,7 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   map::KernelConfig base;
   base.arch = path.arch;
   base.math = path.math;
+  base.conv = true;
   if (path.arch == Arch::sm90a) {
     for (const Shape3& tile : conv_sm90_tiles(m.in))
       for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}}) {
@@ -71,6 +72,7 @@ std::string unplaced_reason(const map::GemmMatch& m, sol::ToleranceProfile toler
     map::KernelConfig c;
     c.arch = path.arch;
     c.math = path.math;
+    c.conv = true;
     FrontendResult fe = run_frontend(m.name + ".dsl", map::kernel_dsl(m, c) + "\n");
     if (fe.ok) return "";
     std::string message = "rejected";

@@ -102,6 +102,8 @@ TEST(ConvSpace, SurvivorsAreLegalAndUseOnlyConvKnobs) {
     }
   }
   EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tf32", "sm80/tf32x3"}));
+  // A conv config has no layouts and no tile scheduler to report.
+  EXPECT_EQ(list.front().config.summary(), "sm90a tf32 128x128x32 c2x1x1 warpspecialized");
   // Every sm90a tile M 64|128 x N 64|128|256 with three clusters, every sm80 tile with three stage counts.
   EXPECT_EQ(stats.enumerated, 6 * 3 + 5 * 3);
 }

@@ -12,7 +12,8 @@ std::string var(const graph::OpGraph& g, int t) { return g.tensors[t].id; }
 
 std::string megabytes(double bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  if (bytes < 1e5) std::snprintf(buf, sizeof buf, "%.1f KB", bytes / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
   return buf;
 }
 
