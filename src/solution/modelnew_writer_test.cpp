@@ -13,7 +13,7 @@
 #include "graph/graph_reader.h"
 #include "search/config_space.h"
 #include "search/conv_space.h"
-#include "sol/profile_selection.h"
+#include "sol/testing_profile.h"
 #include "support/source_file.h"
 
 namespace ucutlass::solution {
@@ -24,15 +24,7 @@ std::string read_text(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-const sol::GpuProfile& h200() {
-  static const sol::GpuProfile p = [] {
-    sol::SelectedProfile s;
-    std::string err;
-    EXPECT_TRUE(sol::select_profile({"H200", "", false}, &s, &err)) << err;
-    return s.profile;
-  }();
-  return p;
-}
+using sol::testing::h200;
 
 SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g) {
   std::string err;
