@@ -11,6 +11,9 @@
 //   => gemm m = B*S, n = N, k = K; a = x (flattened, row), b = W^T (col);
 //      chain: bias(col) [built into linear], gelu, scale(0.5)
 //
+// Convolution anchors become GemmMatches too, named conv0, conv1, ..., with
+// `conv` set and the implicit GEMM's extents (conv_match.h).
+//
 // Nodes that match nothing stay in PyTorch inside the same ModelNew.
 #include <array>
 #include <cstdint>
