@@ -146,7 +146,7 @@ TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   const fs::path in = out / "graphs";
   fs::create_directories(in);
   for (const char* name : {"level1_019_conv2d_3x3.json", "level1_022_conv2d_depthwise.json"})
-    fs::copy_file(fs::path("tests/optimize/graphs") / name, in / name);
+    fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/graphs" / name, in / name);
   ProcessResult r = ucutlass({"optimize", in.string(), "--no-gpu", "--no-compile", "-o", (out / "o").string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.out, nullptr, false);
