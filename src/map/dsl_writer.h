@@ -15,6 +15,7 @@ namespace ucutlass::map {
 struct KernelConfig {
   ir::Arch arch = ir::Arch::sm90a;
   ir::MathPath math = ir::MathPath::tensor_op;
+  bool conv = false;  // a conv kernel's config: no layouts, no tile scheduler (summary leaves them out)
   ir::Layout layout_a = ir::Layout::row, layout_b = ir::Layout::col;
   ir::Shape3 tile;     // 0 = auto
   ir::Shape3 cluster;  // sm90a; 0 = auto
@@ -25,7 +26,6 @@ struct KernelConfig {
   ir::RasterOrder raster = ir::RasterOrder::heuristic;
   int swizzle = 1;
   int stages = 0;  // 0 = auto
-  bool conv = false;  // a conv kernel's config: no layouts, no tile scheduler (summary leaves them out)
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;
