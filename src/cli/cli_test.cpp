@@ -6,6 +6,8 @@
 #include <fstream>
 #include <sstream>
 
+#include <nlohmann/json.hpp>
+
 #include "exec/subprocess.h"
 
 namespace ucutlass {
@@ -136,6 +138,32 @@ TEST(Cli, OptimizeWithoutGpuWritesASolutionAndTakesBaselinesFromAFile) {
                                  "'select eager_ms, compile_ms from problems').fetchall())",
                                  (out / "campaign.sqlite").string()});
   EXPECT_EQ(q.out, "[(1.4, 1.6)]\n") << q.err;
+  fs::remove_all(out);
+}
+
+TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
+  const fs::path out = fs::temp_directory_path() / ("ucutlass_cli_conv_" + std::to_string(getpid()));
+  const fs::path in = out / "graphs";
+  fs::create_directories(in);
+  for (const char* name : {"level1_019_conv2d_3x3.json", "level1_022_conv2d_depthwise.json"})
+    fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/graphs" / name, in / name);
+  ProcessResult r = ucutlass({"optimize", in.string(), "--no-gpu", "--no-compile", "-o", (out / "o").string(), "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json summary = nlohmann::json::parse(r.out, nullptr, false);
+  EXPECT_EQ(summary.value("problems", 0), 2) << r.out;
+  EXPECT_EQ(summary.value("solutions_written", 0), 1) << r.out;
+  const fs::path conv = out / "o" / "level1_019_conv2d_3x3";
+  for (const char* f : {"modelnew.py", "kernel.dsl", "report.txt"}) EXPECT_TRUE(fs::exists(conv / f)) << f;
+  std::ifstream dsl(conv / "kernel.dsl");
+  const std::string text{std::istreambuf_iterator<char>(dsl), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("kernel conv0 = conv2d(fprop, n = 32, h = 128, w = 128, c = 64, k = 128, r = 3, s = 3, pad = 1)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_FALSE(fs::exists(out / "o" / "level1_022_conv2d_depthwise" / "modelnew.py"));
+  EXPECT_NE(r.err.find("skipped: no kernel can be emitted: n0 (conv2d): left to PyTorch: sm80 tf32x3, sm80 simt: depthwise "
+                       "convolutions (groups = c = k = 512) are not yet emitted"),
+            std::string::npos)
+      << r.err;
   fs::remove_all(out);
 }
 

@@ -26,6 +26,7 @@
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "search/config_space.h"
+#include "search/conv_space.h"
 #include "search/refine.h"
 #include "sol/profile_selection.h"
 #include "sol/sol_report.h"
@@ -236,10 +237,16 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       sol::SolReport sol = sol::build_sol_report(p.graph, gpu, so);
       p.sol_ms = sol.floor_s() * 1e3;
       p.matches = map::match_gemms(p.graph);
-      if (p.matches.gemms.empty()) p.skipped = "no GEMM to map (convolutions and others are later work); no custom kernel, so no solution";
+      if (p.matches.gemms.empty()) p.skipped = "no GEMM or convolution to map; no custom kernel, so no solution";
     }
     if (p.skipped.empty()) {
       for (const map::GemmMatch& m : p.matches.gemms) p.candidates.push_back(search::legal_candidates(m, *tol, gpu.profile));
+      search::leave_unplaced_convs(p.graph, *tol, p.matches, p.candidates);
+      if (p.matches.gemms.empty()) {
+        p.skipped = "no kernel can be emitted:";
+        for (const std::string& n : p.matches.notes) p.skipped += " " + n + ";";
+        p.skipped.pop_back();
+      }
       for (const auto& c : p.candidates)
         if (c.empty()) p.skipped = "no legal configuration";
       p.measured.resize(p.candidates.size());

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "map/conv_match.h"
+
 namespace ucutlass::map {
 
 namespace {
@@ -56,13 +58,14 @@ std::string dsl_number(double v) {
 
 std::string KernelConfig::summary() const {
   std::ostringstream o;
-  o << ir::name_of(arch) << " " << ir::name_of(math) << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
+  o << ir::name_of(arch) << " " << ir::name_of(math);
+  if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;
   if (arch == ir::Arch::sm80 && set(warps)) o << " w" << warps.m << "x" << warps.n << "x" << warps.k;
   o << " " << ir::name_of(schedule);
   if (scheduler == ir::TileScheduler::split_k) o << " split_k(" << splits << ")";
-  else o << " " << ir::name_of(scheduler);
+  else if (!conv) o << " " << ir::name_of(scheduler);
   if (raster != ir::RasterOrder::heuristic) o << " " << ir::name_of(raster);
   if (swizzle > 1) o << " swizzle " << swizzle;
   if (stages > 0) o << " stages " << stages;
@@ -74,13 +77,18 @@ std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
   const FusedEpilogue f = fusable_prefix(m, c.arch);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
   std::ostringstream o;
-  o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << m.k;
-  if (m.batch > 1) o << ", batch = " << m.batch;
-  o << ")\n";
+  if (m.conv) {
+    o << "kernel " << m.name << " = " << conv_operation_dsl(*m.conv) << "\n";
+  } else {
+    o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << m.k;
+    if (m.batch > 1) o << ", batch = " << m.batch;
+    o << ")\n";
+  }
   o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
   o << "  .with_types(a = " << in << ", b = " << in << ", c = " << (f.residual >= 0 ? out : "void") << ", d = " << out
     << ", acc = f32)\n";
-  o << "  .with_layouts(a = " << ir::name_of(c.layout_a) << ", b = " << ir::name_of(c.layout_b) << ", c = row)\n";
+  if (!m.conv)  // convolutions are channels-last, with no layout to choose
+    o << "  .with_layouts(a = " << ir::name_of(c.layout_a) << ", b = " << ir::name_of(c.layout_b) << ", c = row)\n";
   o << "  .with_math(" << ir::name_of(c.math) << ")\n";
   if (set(c.tile)) o << "  .with_tile(" << shape3(c.tile) << ")\n";
   if (c.arch == ir::Arch::sm90a && set(c.cluster)) o << "  .with_cluster(" << shape3(c.cluster) << ")\n";

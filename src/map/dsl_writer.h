@@ -15,6 +15,7 @@ namespace ucutlass::map {
 struct KernelConfig {
   ir::Arch arch = ir::Arch::sm90a;
   ir::MathPath math = ir::MathPath::tensor_op;
+  bool conv = false;  // a conv kernel's config: no layouts, no tile scheduler (summary leaves them out)
   ir::Layout layout_a = ir::Layout::row, layout_b = ir::Layout::col;
   ir::Shape3 tile;     // 0 = auto
   ir::Shape3 cluster;  // sm90a; 0 = auto

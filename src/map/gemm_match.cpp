@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "graph/node_args.h"
+#include "map/conv_match.h"
 
 namespace ucutlass::map {
 
@@ -161,6 +162,7 @@ MatchReport match_gemms(const OpGraph& g) {
   std::vector<bool> is_output(g.tensors.size(), false);
   for (int t : g.outputs) is_output[t] = true;
   std::vector<bool> taken(g.nodes.size(), false);
+  int gemms = 0, convs = 0;  // kernels are named gemm0.., conv0.. in node order
 
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -168,11 +170,12 @@ MatchReport match_gemms(const OpGraph& g) {
     const AnchorRule* rule = nullptr;
     for (const auto& [name, r] : anchors())
       if (name == base) rule = &r;
-    if (!rule || taken[i]) continue;
+    const bool conv = is_conv_anchor(base);
+    if ((!rule && !conv) || taken[i]) continue;
     GemmMatch m;
     m.anchor = static_cast<int>(i);
     m.anchor_op = base;
-    std::string why = n.outputs.size() == 1 ? (*rule)(g, n, m) : "several outputs";
+    std::string why = n.outputs.size() != 1 ? "several outputs" : conv ? match_conv_anchor(g, n, m) : (*rule)(g, n, m);
     if (why.empty()) {
       const graph::DType da = g.tensors[m.a.tensor].dtype, db = g.tensors[m.b.tensor].dtype;
       m.output = n.outputs[0];
@@ -189,15 +192,16 @@ MatchReport match_gemms(const OpGraph& g) {
     int chain = m.output;
     while (!is_output[chain] && consumers[chain].size() == 1) {
       const int next = consumers[chain][0];
-      std::optional<ChainStep> s = match_epilogue_step(g, next, chain);
+      std::optional<ChainStep> s = m.conv ? match_conv_epilogue_step(g, next, chain) : match_epilogue_step(g, next, chain);
       if (!s) break;
       m.chain.push_back(*s);
       taken[next] = true;
       chain = s->output;
     }
-    m.name = "gemm" + std::to_string(report.gemms.size());
+    m.name = (m.conv ? "conv" : "gemm") + std::to_string(m.conv ? convs++ : gemms++);
     report.gemms.push_back(std::move(m));
   }
+  mark_conv_layout_copies(g, report);
   return report;
 }
 
@@ -258,12 +262,17 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
 namespace ucutlass::map {
 
 std::string describe(const GemmMatch& m) {
-  std::string s = m.name + " " + m.anchor_op + " m=" + std::to_string(m.m) + " n=" + std::to_string(m.n) +
-                  " k=" + std::to_string(m.k);
+  std::string s = m.name + " " + (m.conv ? conv_operation_dsl(*m.conv) : m.anchor_op) + " m=" + std::to_string(m.m) +
+                  " n=" + std::to_string(m.n) + " k=" + std::to_string(m.k);
   if (m.batch > 1) s += " batch=" + std::to_string(m.batch);
   s += " " + graph::dtype_name(m.in);
-  s += std::string(" a=") + std::string(ir::name_of(m.a.natural)) + (m.a.strided ? "(strided)" : "");
-  s += std::string(" b=") + std::string(ir::name_of(m.b.natural)) + (m.b.strided ? "(strided)" : "");
+  if (m.conv) {
+    // Operands in PyTorch's layouts; which of them the forward copies to channels-last (and back).
+    s += std::string(" copies:") + (m.conv->input_copy ? " x" : "") + " w" + (m.conv->output_copy ? " y" : "");
+  } else {
+    s += std::string(" a=") + std::string(ir::name_of(m.a.natural)) + (m.a.strided ? "(strided)" : "");
+    s += std::string(" b=") + std::string(ir::name_of(m.b.natural)) + (m.b.strided ? "(strided)" : "");
+  }
   s += " chain:";
   if (m.chain.empty()) s += " -";
   for (const ChainStep& c : m.chain) s += " " + step_text(c);

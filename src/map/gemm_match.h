@@ -11,8 +11,13 @@
 //   => gemm m = B*S, n = N, k = K; a = x (flattened, row), b = W^T (col);
 //      chain: bias(col) [built into linear], gelu, scale(0.5)
 //
+// Convolution anchors become GemmMatches too, named conv0, conv1, ..., with
+// `conv` set and the implicit GEMM's extents (conv_match.h).
+//
 // Nodes that match nothing stay in PyTorch inside the same ModelNew.
+#include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +42,27 @@ struct GemmOperand {
   bool strided = false;                  // neither layout: the kernel needs a copy whatever it chooses
 };
 
+// A convolution anchor (conv_match.h): the window in PyTorch's terms. The
+// match's m, n, k are the implicit GEMM's; a is the activation, b the weight,
+// both in PyTorch's NC(D)(H)W / K C (T)(R)S shapes (the binding copies them to
+// channels-last). A transposed convolution is kept in ConvTranspose's terms
+// (c = its in_channels, k = its out_channels) and runs as the forward's dgrad.
+struct ConvSpec {
+  int dims = 2;  // 1, 2 or 3 spatial dimensions
+  bool transposed = false;
+  int64_t n = 0, c = 0, k = 0, groups = 1;
+  // Per spatial dimension d, h, w as in ir::ConvProblem: a conv2d uses [1] and [2]; unused ones are
+  // extent 1, pad 0, stride 1, dilation 1.
+  std::array<int64_t, 3> input{}, filter{}, pad{}, stride{1, 1, 1}, dilation{1, 1, 1}, output_padding{};
+  // Layout traffic of the PyTorch side: the activation is copied to
+  // channels-last unless an earlier conv kernel produced it (already
+  // channels-last in memory); the result is copied back to contiguous only
+  // when a consumer needs contiguous strides (view).
+  bool input_copy = true;
+  bool output_copy = false;
+  int64_t x_elements = 0, w_elements = 0, y_elements = 0;  // activation, weight, result
+};
+
 struct GemmMatch {
   std::string name;  // kernel name in the DSL program: gemm0, gemm1, ...
   int anchor = -1;   // the GEMM node
@@ -48,11 +74,12 @@ struct GemmMatch {
   // Candidate epilogue steps in order; a bias built into linear/addmm comes
   // first with node == anchor and output == the anchor's output.
   std::vector<ChainStep> chain;
+  std::optional<ConvSpec> conv;  // set for a convolution anchor: the kernel is a conv of the DSL
 };
 
 struct MatchReport {
   std::vector<GemmMatch> gemms;
-  std::vector<std::string> notes;  // GEMM-like nodes left to PyTorch, and why
+  std::vector<std::string> notes;  // GEMM-like and conv nodes left to PyTorch, and why
 };
 
 MatchReport match_gemms(const graph::OpGraph& g);

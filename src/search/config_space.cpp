@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "compiler/frontend.h"
+#include "search/conv_space.h"
 #include "search/cost_model.h"
 
 namespace ucutlass::search {
@@ -87,6 +88,7 @@ std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfil
 }
 
 std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathChoice& path) {
+  if (m.conv) return enumerate_conv_configs(m, path);
   std::vector<KernelConfig> out;
   const int sms = 132;
   for (Layout la : layouts_for(m.a))
@@ -143,7 +145,7 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
   SpaceStats local;
   std::vector<Candidate> out;
   std::set<std::string> hashes;
-  for (const MathChoice& path : allowed_math_paths(m.in, tolerance)) {
+  for (const MathChoice& path : m.conv ? conv_math_paths(m.in, tolerance) : allowed_math_paths(m.in, tolerance)) {
     for (const KernelConfig& c : enumerate_configs(m, path)) {
       ++local.enumerated;
       std::string dsl = map::kernel_dsl(m, c);

@@ -10,20 +10,12 @@
 #include "compiler/frontend.h"
 #include "graph/graph_reader.h"
 #include "search/cost_model.h"
-#include "sol/profile_selection.h"
+#include "sol/testing_profile.h"
 
 namespace ucutlass::search {
 namespace {
 
-const sol::GpuProfile& h200() {
-  static const sol::GpuProfile p = [] {
-    sol::SelectedProfile s;
-    std::string err;
-    EXPECT_TRUE(sol::select_profile({"H200", "", false}, &s, &err)) << err;
-    return s.profile;
-  }();
-  return p;
-}
+using sol::testing::h200;
 
 map::GemmMatch fixture_gemm(const std::string& name) {
   graph::OpGraph g;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "map/conv_match.h"
+
 namespace ucutlass::search {
 
 namespace {
@@ -86,8 +88,10 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
 
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
   const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
-  double bytes = (static_cast<double>(m.m) * m.k + static_cast<double>(m.k) * m.n) * m.batch * in_bytes +
-                 static_cast<double>(m.m) * m.n * m.batch * out_bytes;
+  // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
+  double bytes = m.conv ? map::conv_kernel_bytes(m)
+                        : (static_cast<double>(m.m) * m.k + static_cast<double>(m.k) * m.n) * m.batch * in_bytes +
+                              static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (splits > 1) bytes += 2.0 * splits * m.m * m.n * m.batch * 4;  // f32 partials out and back
   const double bw = sol::realistic_dram_bandwidth(gpu);
@@ -99,8 +103,17 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   auto copy = [&](const map::GemmOperand& op, ir::Layout want, double elements) {
     if (op.strided || op.natural != want) e.t_overhead += 2 * elements * in_bytes / bw + kLaunchSeconds;
   };
-  copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
-  copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
+  if (m.conv) {
+    // NCHW <-> channels-last copies around a conv kernel (map::conv_layout_copy_bytes), and the
+    // residual C, which the binding copies to channels-last too.
+    const int copies = 1 + m.conv->input_copy + m.conv->output_copy + (f.residual >= 0);
+    double copy_bytes = map::conv_layout_copy_bytes(m);
+    if (f.residual >= 0) copy_bytes += 2.0 * static_cast<double>(m.conv->y_elements) * out_bytes;
+    e.t_overhead += copy_bytes / bw + copies * kLaunchSeconds;
+  } else {
+    copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
+    copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
+  }
   for (size_t i = f.steps; i < m.chain.size(); ++i)
     e.t_overhead += 2.0 * m.m * m.n * m.batch * out_bytes / bw + kLaunchSeconds;
 

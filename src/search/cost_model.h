@@ -12,6 +12,12 @@
 // (16-bit) and 128x128 (f32) tiles reach the measured ceilings, smaller
 // tiles lose to shared-memory bandwidth; pingpong wants tile M 64; a 2x1
 // cluster gains a few percent on large problems by multicasting loads.
+// Convolutions are priced as their implicit GEMM (M = N·P·Q, N = K, K =
+// C·R·S/groups for fprop; the dgrad's for a transposed conv), except that the
+// kernel reads the activation once (A = x, not M·K im2col elements) and the
+// PyTorch side pays the layout copies: the activation to channels-last unless
+// an earlier conv kernel produced it, the weight to KRSC on every call, the
+// residual C, and the result back when a view needs contiguous strides.
 #include <string>
 
 #include "map/dsl_writer.h"

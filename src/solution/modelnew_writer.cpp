@@ -8,6 +8,7 @@
 #include "build/toolchain.h"
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
+#include "solution/conv_forward.h"
 
 namespace ucutlass::solution {
 
@@ -197,7 +198,8 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
     << " CUTLASS kernel(s).\n";
   for (size_t i = 0; i < in.gemms.size(); ++i)
     f << "#   " << map::describe(in.gemms[i]) << "\n#     " << in.configs[i].summary() << ", fused "
-      << fused[i].steps << " of " << in.gemms[i].chain.size() << " epilogue step(s)\n";
+      << fused[i].steps << " of " << in.gemms[i].chain.size() << " epilogue step(s)\n"
+      << (in.gemms[i].conv ? "#     " + conv_layout_comment(in.gemms[i]) + "\n" : "");
   f << "# The DSL program:\n";
   for (const std::string& line : split_lines(in.dsl)) f << "#   " << line << "\n";
   f << "import os\n\nimport torch\nimport torch.nn as nn\nfrom torch.utils.cpp_extension import load\n\n";
@@ -255,6 +257,10 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const map::GemmMatch& m = in.gemms[k];
       const map::KernelConfig& c = in.configs[k];
       const map::FusedEpilogue& fe = fused[k];
+      if (m.conv) {
+        f << conv_forward_lines(g, m, fe);
+        continue;
+      }
       const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
       const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
       const std::string target = bias_left ? "_" + m.name : var(g, out_tensor);

@@ -12,7 +12,8 @@
 #include "exec/subprocess.h"
 #include "graph/graph_reader.h"
 #include "search/config_space.h"
-#include "sol/profile_selection.h"
+#include "search/conv_space.h"
+#include "sol/testing_profile.h"
 #include "support/source_file.h"
 
 namespace ucutlass::solution {
@@ -23,24 +24,19 @@ std::string read_text(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-const sol::GpuProfile& h200() {
-  static const sol::GpuProfile p = [] {
-    sol::SelectedProfile s;
-    std::string err;
-    EXPECT_TRUE(sol::select_profile({"H200", "", false}, &s, &err)) << err;
-    return s.profile;
-  }();
-  return p;
-}
+using sol::testing::h200;
 
 SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g) {
   std::string err;
   EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + fixture + ".json", g, &err))
       << err;
   map::MatchReport r = map::match_gemms(*g);
+  std::vector<std::vector<search::Candidate>> lists;
+  for (const map::GemmMatch& m : r.gemms) lists.push_back(search::legal_candidates(m, tol, h200()));
+  search::leave_unplaced_convs(*g, tol, r, lists);
   std::vector<map::KernelConfig> configs;
-  for (const map::GemmMatch& m : r.gemms)
-    for (const search::Candidate& c : search::legal_candidates(m, tol, h200()))
+  for (const auto& list : lists)
+    for (const search::Candidate& c : list)
       if (!c.speculative) {
         configs.push_back(c.config);
         break;
@@ -80,6 +76,14 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
       {"level3_004_attention_causal_explicit", sol::ToleranceProfile::kernelbench_v01, 2},
       {"level3_005_transformer_block", sol::ToleranceProfile::kernelbench_v01, 4},
       {"level3_008_mlp_bf16_weights", sol::ToleranceProfile::kernelbench, 2},
+      {"level1_019_conv2d_3x3", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level1_023_conv2d_grouped", sol::ToleranceProfile::kernelbench, 1},
+      {"level1_025_conv_transpose2d", sol::ToleranceProfile::kernelbench, 1},
+      {"level1_027_conv1d_long", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level2_022_conv_scale_clamp_residual", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, 1},
+      {"level2_026_conv3d_relu_avgpool", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level3_006_conv_net_small", sol::ToleranceProfile::kernelbench_v01, 4},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.fixture);
@@ -90,7 +94,7 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
     ASSERT_TRUE(report.is_object());
     EXPECT_EQ(report.value("errors", nlohmann::json::array()).size(), 0u) << report.dump(2) ;
     size_t calls = 0;
-    for (size_t p = s.modelnew.find("= _ucutlass.gemm"); p != std::string::npos; p = s.modelnew.find("= _ucutlass.gemm", p + 1)) ++calls;
+    for (size_t p = s.modelnew.find("= _ucutlass."); p != std::string::npos; p = s.modelnew.find("= _ucutlass.", p + 1)) ++calls;
     EXPECT_EQ(calls, static_cast<size_t>(r.kernels));
     EXPECT_NE(s.modelnew.find("class ModelNew(nn.Module):"), std::string::npos);
     EXPECT_EQ(s.modelnew.find("class Model("), std::string::npos);
@@ -121,6 +125,31 @@ TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
   EXPECT_NE(s.modelnew.find("tf32x3"), std::string::npos);
   EXPECT_NE(s.modelnew.find("t3 = _gemm0 + t1\n"), std::string::npos) << s.modelnew;
   EXPECT_NE(s.modelnew.find("torch.ops.aten.relu.default(t3)"), std::string::npos);
+}
+
+TEST(ModelNewWriter, ConvCallsTakePyTorchLayouts) {
+  // sm90a TF32 fuses the conv's bias: one call on the NCHW tensors as they are (the binding
+  // copies them to channels-last), and the header states what those copies cost.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level2_019_conv_bias_relu", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("        t4 = _ucutlass.conv0(x=t2, w=t0, bias=t1.reshape(-1))\n"), std::string::npos) << s.modelnew;
+  EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("#     layout copies per call (read + write): weight to KRSC 0.6 MB, activation to channels-last 268.4 MB; "
+                            "total 269.0 MB\n"),
+            std::string::npos)
+      << s.modelnew;
+  EXPECT_NE(s.modelnew.find("    def __init__(self, in_channels, out_channels, kernel_size):\n"), std::string::npos);
+
+  // A transposed conv on sm80 (stride 2 is no sm90a dgrad): dgrad call, neither bias fused, so the
+  // conv's bias is added per channel in PyTorch and the rest of the chain follows as ATen ops.
+  s = best_solution("level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("        _conv0 = _ucutlass.conv0(dy=t3, w=t1)\n"
+                            "        t4 = (_conv0 + t2.reshape(1, -1, 1, 1))\n"),
+            std::string::npos)
+      << s.modelnew;
+  EXPECT_NE(s.modelnew.find("torch.ops.aten.tanh.default("), std::string::npos);
 }
 
 TEST(ModelNewWriter, PythonValues) {

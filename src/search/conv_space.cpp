@@ -1,0 +1,108 @@
+#include "search/conv_space.h"
+
+#include <algorithm>
+
+#include "compiler/frontend.h"
+
+namespace ucutlass::search {
+
+namespace {
+
+using ir::Arch;
+using ir::MathPath;
+using ir::Shape3;
+
+std::vector<Shape3> conv_sm90_tiles(graph::DType in) {
+  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
+  std::vector<Shape3> out;
+  for (int tm : {64, 128})
+    for (int tn : {64, 128, 256}) out.push_back({tm, tn, k});
+  return out;
+}
+
+std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped) {
+  if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
+  const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
+  std::vector<Shape3> out = {{128, 256, k}, {128, 128, k}, {128, 64, k}, {64, 128, k}, {64, 64, k}};
+  if (grouped) out.insert(out.end(), {{128, 32, k}, {64, 32, k}});
+  return out;
+}
+
+}  // namespace
+
+std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
+  std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
+  if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
+  return out;
+}
+
+std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, const MathChoice& path) {
+  std::vector<map::KernelConfig> out;
+  map::KernelConfig base;
+  base.arch = path.arch;
+  base.math = path.math;
+  base.conv = true;
+  if (path.arch == Arch::sm90a) {
+    for (const Shape3& tile : conv_sm90_tiles(m.in))
+      for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}}) {
+        map::KernelConfig c = base;
+        c.tile = tile;
+        c.cluster = cluster;
+        c.schedule = ir::KernelSchedule::warpspecialized;
+        out.push_back(c);
+      }
+    return out;
+  }
+  const std::vector<int> stages = path.math == MathPath::simt ? std::vector<int>{3, 4} : std::vector<int>{3, 4, 5};
+  for (const Shape3& tile : conv_sm80_tiles(path.math, m.in, m.conv && m.conv->groups > 1))
+    for (int st : stages) {
+      map::KernelConfig c = base;
+      c.tile = tile;
+      c.schedule = ir::KernelSchedule::multistage;
+      c.stages = st;
+      out.push_back(c);
+    }
+  return out;
+}
+
+std::string unplaced_reason(const map::GemmMatch& m, sol::ToleranceProfile tolerance) {
+  // (message, the paths that gave it), in the order of the paths.
+  std::vector<std::pair<std::string, std::string>> reasons;
+  for (const MathChoice& path : conv_math_paths(m.in, tolerance)) {
+    map::KernelConfig c;
+    c.arch = path.arch;
+    c.math = path.math;
+    c.conv = true;
+    FrontendResult fe = run_frontend(m.name + ".dsl", map::kernel_dsl(m, c) + "\n");
+    if (fe.ok) return "";
+    std::string message = "rejected";
+    for (const Diagnostic& d : fe.diags->all())
+      if (d.severity == Severity::error) {
+        message = d.message;
+        break;
+      }
+    const std::string label = std::string(ir::name_of(path.arch)) + " " + std::string(ir::name_of(path.math));
+    auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == message; });
+    if (same != reasons.end()) same->second += ", " + label;
+    else reasons.push_back({message, label});
+  }
+  std::string out;
+  for (const auto& [message, labels] : reasons) out += (out.empty() ? "" : "; ") + labels + ": " + message;
+  return out;
+}
+
+void leave_unplaced_convs(const graph::OpGraph& g, sol::ToleranceProfile tolerance, map::MatchReport& r,
+                          std::vector<std::vector<Candidate>>& lists) {
+  for (size_t i = 0; i < r.gemms.size();) {
+    const map::GemmMatch& m = r.gemms[i];
+    if (!m.conv || !lists[i].empty()) {
+      ++i;
+      continue;
+    }
+    r.notes.push_back(g.nodes[m.anchor].id + " (" + m.anchor_op + "): left to PyTorch: " + unplaced_reason(m, tolerance));
+    r.gemms.erase(r.gemms.begin() + static_cast<std::ptrdiff_t>(i));
+    lists.erase(lists.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
+}  // namespace ucutlass::search

@@ -1,0 +1,155 @@
+// Convolutions in the optimizer: which suite problems map and to which DSL
+// (conv_map_cases.inc, a golden table over the traced suite graphs), the exact
+// reasons of the ones left to PyTorch, the legality of the conv space, and the
+// implicit-GEMM cost model with its layout copies.
+#include "search/conv_space.h"
+
+#include <set>
+
+#include <gtest/gtest.h>
+
+#include "compiler/frontend.h"
+#include "graph/graph_reader.h"
+#include "map/conv_match.h"
+#include "search/cost_model.h"
+#include "sol/testing_profile.h"
+
+namespace ucutlass::search {
+namespace {
+
+using sol::testing::h200;
+
+graph::OpGraph load_fixture(const std::string& name) {
+  graph::OpGraph g;
+  std::string err;
+  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
+      << err;
+  return g;
+}
+
+// What `optimize` places for a problem: per kernel its best honest candidate's
+// path and fused steps and its DSL operation, then the notes.
+std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
+  graph::OpGraph g = load_fixture(fixture);
+  map::MatchReport r = map::match_gemms(g);
+  std::vector<std::vector<Candidate>> lists;
+  for (const map::GemmMatch& m : r.gemms) lists.push_back(legal_candidates(m, tol, h200()));
+  leave_unplaced_convs(g, tol, r, lists);
+  std::string s;
+  for (size_t i = 0; i < r.gemms.size(); ++i) {
+    const map::GemmMatch& m = r.gemms[i];
+    if (!m.conv) continue;
+    size_t best = 0;
+    while (best + 1 < lists[i].size() && lists[i][best].speculative) ++best;
+    const map::KernelConfig& c = lists[i][best].config;
+    const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
+    s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) + " fused " +
+         std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
+  }
+  for (const std::string& n : r.notes) s += "note: " + n + "\n";
+  return s;
+}
+
+struct MapCase {
+  const char* fixture;
+  const char* kernelbench;      // tolerance 1e-4 (optimize's default)
+  const char* kernelbench_v01;  // tolerance 1e-2
+};
+
+TEST(ConvMap, SuiteProblems) {
+  const MapCase cases[] = {
+#include "search/conv_map_cases.inc"
+  };
+  for (const MapCase& c : cases) {
+    SCOPED_TRACE(c.fixture);
+    EXPECT_EQ(placed(c.fixture, sol::ToleranceProfile::kernelbench), c.kernelbench);
+    EXPECT_EQ(placed(c.fixture, sol::ToleranceProfile::kernelbench_v01), c.kernelbench_v01);
+  }
+}
+
+map::GemmMatch first_conv(const std::string& fixture) {
+  map::MatchReport r = map::match_gemms(load_fixture(fixture));
+  for (const map::GemmMatch& m : r.gemms)
+    if (m.conv) return m;
+  ADD_FAILURE() << "no conv in " << fixture;
+  return {};
+}
+
+TEST(ConvSpace, SurvivorsAreLegalAndUseOnlyConvKnobs) {
+  const map::GemmMatch m = first_conv("level1_019_conv2d_3x3");
+  SpaceStats stats;
+  const std::vector<Candidate> list = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200(), &stats);
+  ASSERT_FALSE(list.empty());
+  EXPECT_EQ(stats.legal - stats.duplicates, static_cast<int>(list.size()));
+  std::set<std::string> hashes, paths;
+  for (const Candidate& c : list) {
+    EXPECT_TRUE(hashes.insert(c.hash).second) << c.dsl;
+    paths.insert(std::string(ir::name_of(c.config.arch)) + "/" + std::string(ir::name_of(c.config.math)));
+    FrontendResult fe = run_frontend("c.dsl", c.dsl + "\n");
+    EXPECT_TRUE(fe.ok) << c.dsl;
+    EXPECT_EQ(c.dsl.find("with_layouts"), std::string::npos) << c.dsl;
+    EXPECT_EQ(c.dsl.find("with_scheduler"), std::string::npos) << c.dsl;
+    if (c.config.arch == ir::Arch::sm90a) {
+      EXPECT_EQ(c.config.schedule, ir::KernelSchedule::warpspecialized);
+    }
+  }
+  EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tf32", "sm80/tf32x3"}));
+  // A conv config has no layouts and no tile scheduler to report.
+  EXPECT_EQ(list.front().config.summary(), "sm90a tf32 128x128x32 c2x1x1 warpspecialized");
+  // Every sm90a tile M 64|128 x N 64|128|256 with three clusters, every sm80 tile with three stage counts.
+  EXPECT_EQ(stats.enumerated, 6 * 3 + 5 * 3);
+}
+
+TEST(ConvSpace, SixteenBitConvsMayFallBackToSm80) {
+  std::string got;
+  for (const MathChoice& p : conv_math_paths(graph::DType::bf16, sol::ToleranceProfile::kernelbench))
+    got += std::string(ir::name_of(p.arch)) + "/" + std::string(ir::name_of(p.math)) + " ";
+  EXPECT_EQ(got, "sm90a/tensor_op sm80/tensor_op ");
+}
+
+TEST(ConvSpace, UnplacedReasonNamesEveryPath) {
+  const map::GemmMatch m = first_conv("level1_022_conv2d_depthwise");
+  EXPECT_TRUE(legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200()).empty());
+  EXPECT_EQ(unplaced_reason(m, sol::ToleranceProfile::kernelbench_v01),
+            "sm90a tf32: sm90a convolutions in CUTLASS 4.2 take groups = 1 (depthwise is groups = c, groups = 512); "
+            "sm80 tf32x3: depthwise convolutions (groups = c = k = 512) are not yet emitted; CUTLASS runs them as direct "
+            "SIMT convolutions");
+  // A legal conv has no reason.
+  EXPECT_EQ(unplaced_reason(first_conv("level1_019_conv2d_3x3"), sol::ToleranceProfile::kernelbench_v01), "");
+}
+
+TEST(ConvCost, LayoutCopiesAreCounted) {
+  map::GemmMatch m = first_conv("level1_019_conv2d_3x3");
+  const std::vector<Candidate> list = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200());
+  ASSERT_FALSE(list.empty());
+  const map::KernelConfig& c = list.front().config;
+  ASSERT_TRUE(m.conv->input_copy);
+  const Estimate with_copy = estimate_time(m, c, h200());
+  m.conv->input_copy = false;
+  const Estimate without = estimate_time(m, c, h200());
+  const double x_bytes = 32.0 * 64 * 128 * 128 * 4;
+  EXPECT_NEAR(with_copy.t_overhead - without.t_overhead, 2 * x_bytes / sol::realistic_dram_bandwidth(h200()) + 3e-6, 1e-9);
+  EXPECT_DOUBLE_EQ(with_copy.t_math, without.t_math);
+  // The kernel reads x once (not the M x K im2col matrix): memory is x + w + y.
+  const double bytes = x_bytes + 128.0 * 64 * 9 * 4 + 32.0 * 128 * 128 * 128 * 4;
+  EXPECT_NEAR(without.t_memory, bytes / sol::realistic_dram_bandwidth(h200()), 1e-12);
+}
+
+TEST(ConvCost, RankingSanity) {
+  // A large f32 3x3 conv under 1e-2: TF32 on sm90a beats 3xTF32 on sm80, and the ranked
+  // list is sorted by its estimates.
+  const map::GemmMatch m = first_conv("level1_019_conv2d_3x3");
+  const std::vector<Candidate> list = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200());
+  ASSERT_FALSE(list.empty());
+  EXPECT_EQ(list.front().config.arch, ir::Arch::sm90a);
+  for (size_t i = 1; i < list.size(); ++i) EXPECT_LE(list[i - 1].estimate_s, list[i].estimate_s);
+  // 64 output channels (GEMM N = 64): a tile N of 64 wastes nothing, 256 wastes three quarters.
+  const map::GemmMatch narrow = first_conv("level1_024_conv3d_3x3x3");
+  ASSERT_EQ(narrow.n, 64);
+  const std::vector<Candidate> nl = legal_candidates(narrow, sol::ToleranceProfile::kernelbench_v01, h200());
+  ASSERT_FALSE(nl.empty());
+  EXPECT_EQ(nl.front().config.tile.n, 64) << nl.front().config.summary();
+}
+
+}  // namespace
+}  // namespace ucutlass::search

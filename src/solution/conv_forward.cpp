@@ -1,0 +1,52 @@
+#include "solution/conv_forward.h"
+
+#include <cstdio>
+
+#include "map/conv_match.h"
+
+namespace ucutlass::solution {
+
+namespace {
+
+std::string var(const graph::OpGraph& g, int t) { return g.tensors[t].id; }
+
+std::string megabytes(double bytes) {
+  char buf[32];
+  if (bytes < 1e5) std::snprintf(buf, sizeof buf, "%.1f KB", bytes / 1e3);
+  else std::snprintf(buf, sizeof buf, "%.1f MB", bytes / 1e6);
+  return buf;
+}
+
+}  // namespace
+
+std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe) {
+  const map::ConvSpec& s = *m.conv;
+  const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
+  const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
+  std::string call = "_ucutlass." + m.name + "(" + (s.transposed ? "dy=" : "x=") + var(g, m.a.tensor) + ", w=" + var(g, m.b.tensor);
+  if (fe.residual >= 0) call += ", c=" + var(g, fe.residual);
+  if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
+  call += ")";
+  const std::string back = s.output_copy ? ".contiguous()" : "";
+  std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op + " + " + std::to_string(fe.steps) +
+                      " fused step(s): CUTLASS kernel " + m.name + "\n";
+  if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + call + back + "\n";
+  std::string channel_vector = ".reshape(1, -1";
+  for (int i = 0; i < s.dims; ++i) channel_vector += ", 1";
+  channel_vector += ")";
+  lines += "        _" + m.name + " = " + call + "\n";
+  lines += "        " + var(g, m.output) + " = (_" + m.name + " + " + var(g, m.chain[0].operand) + channel_vector + ")" + back + "\n";
+  return lines;
+}
+
+std::string conv_layout_comment(const map::GemmMatch& m) {
+  const map::ConvSpec& s = *m.conv;
+  const double in = graph::dtype_bytes(m.in), out = graph::dtype_bytes(m.out);
+  std::string text = "layout copies per call (read + write): weight to KRSC " + megabytes(2.0 * s.w_elements * in);
+  text += s.input_copy ? ", activation to channels-last " + megabytes(2.0 * s.x_elements * in)
+                       : ", activation already channels-last (an earlier conv kernel's result)";
+  if (s.output_copy) text += ", result back to contiguous " + megabytes(2.0 * s.y_elements * out);
+  return text + "; total " + megabytes(map::conv_layout_copy_bytes(m));
+}
+
+}  // namespace ucutlass::solution

@@ -1,0 +1,29 @@
+#pragma once
+// The forward lines of one convolution kernel in a ModelNew (modelnew_writer.h).
+//
+// The torch binding takes PyTorch's tensors as they are ([N, C, spatial...]
+// activations, [K, C/groups, filter...] weights; a ConvTranspose weight
+// [Cin, Cout/groups, filter...] for a transposed conv, which runs as dgrad)
+// and copies each operand that is not channels-last in memory to it (one read
+// and one write). The weight is converted on every call: a cache would have to
+// notice in-place updates of the parameter, and a weight is small beside the
+// activations. The result has PyTorch's shape in channels-last memory, which
+// every later ATen op accepts except a view, so `.contiguous()` is added only
+// when a view follows (ConvSpec::output_copy).
+//
+//   t3 = _ucutlass.conv0(x=t2, w=t0, bias=t1.reshape(-1))
+//   _conv0 = _ucutlass.conv0(dy=t2, w=t0)          # bias not fused (sm80)
+//   t3 = _conv0 + t1.reshape(1, -1, 1, 1)
+#include <string>
+
+#include "graph/op_graph.h"
+#include "map/gemm_match.h"
+
+namespace ucutlass::solution {
+
+std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe);
+
+// One comment line on the layout copies this kernel costs per call, for the solution's header.
+std::string conv_layout_comment(const map::GemmMatch& m);
+
+}  // namespace ucutlass::solution
