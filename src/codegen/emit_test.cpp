@@ -209,6 +209,20 @@ Program conv_sm80() { return from_example("16_conv_sm80.dsl"); }
 // A two-GEMM MLP pipeline (up with bias + GELU, down with bias): the pipeline's
 // host entry, C entries, torch function and manifest entry beside the kernels'.
 Program sm90_mlp_pipeline() { return from_example("17_mlp_pipeline.dsl"); }
+// Grouped GEMMs (pointer-array kernels over a GroupProblemShape): the example's MoE
+// experts (cooperative, dynamic m and group count, SiLU through the EVT), and a
+// pingpong f16 kernel that reads C (beta), with every extent per group.
+Program sm90_grouped_gemm() { return from_example("18_grouped_gemm.dsl"); }
+Program sm90_grouped_source() {
+  FrontendResult r = run_frontend("sm90_grouped_source.dsl",
+                                  "kernel grouped_axpby = gemm(groups = dynamic)\n"
+                                  "  .with_types(f16)\n"
+                                  "  .with_tile(64, 128, 64)\n"
+                                  "  .with_schedule(pingpong)\n"
+                                  "  .with_epilogue(beta(1.0))\n");
+  if (!r.ok) throw std::runtime_error("sm90_grouped_source does not pass the front end");
+  return r.program;
+}
 Program conv_sm90_dgrad_wgrad() {
   FrontendResult r = run_frontend(
       "conv_sm90_dgrad_wgrad.dsl",
@@ -268,6 +282,8 @@ const GoldenCase kCases[] = {
     {"conv_sm80_grouped", conv_sm80_grouped},
     {"conv_sm80_dgrad3d_strided", conv_sm80_dgrad3d_strided},
     {"sm90_mlp_pipeline", sm90_mlp_pipeline},
+    {"sm90_grouped_gemm", sm90_grouped_gemm},
+    {"sm90_grouped_source", sm90_grouped_source},
 };
 
 std::string read_file(const std::filesystem::path& p) {
