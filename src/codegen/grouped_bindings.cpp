@@ -104,13 +104,14 @@ $C_PARAMS$  p.d = pd.data();
   p.alpha = static_cast<float>(alpha);
   p.beta = static_cast<float>($BETA$);
 
+  // 0 when a group is refused; the run then returns the reason without touching the GPU.
   const size_t workspace_bytes = ucutlass_$NAME$_workspace_size(&p);
-  TORCH_CHECK(workspace_bytes > 0, kernel, ": the problem list was rejected (run it for the reason)");
   torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
                                          torch::TensorOptions().dtype(torch::kUInt8).device(a[0].device()));
   char msg[512];
   const int rc = ucutlass_$NAME$_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
-                                                    workspace.data_ptr(), workspace_bytes, msg, sizeof msg);
+                                                    workspace_bytes ? workspace.data_ptr() : nullptr,
+                                                    workspace_bytes, msg, sizeof msg);
   TORCH_CHECK(rc == 0, kernel, ": ", msg);
   return d;
 }

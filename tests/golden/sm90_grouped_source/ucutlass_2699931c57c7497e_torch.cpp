@@ -142,13 +142,14 @@ std::vector<torch::Tensor> grouped_axpby(std::vector<torch::Tensor> a, std::vect
   p.alpha = static_cast<float>(alpha);
   p.beta = static_cast<float>(beta);
 
+  // 0 when a group is refused; the run then returns the reason without touching the GPU.
   const size_t workspace_bytes = ucutlass_grouped_axpby_workspace_size(&p);
-  TORCH_CHECK(workspace_bytes > 0, kernel, ": the problem list was rejected (run it for the reason)");
   torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
                                          torch::TensorOptions().dtype(torch::kUInt8).device(a[0].device()));
   char msg[512];
   const int rc = ucutlass_grouped_axpby_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
-                                                    workspace.data_ptr(), workspace_bytes, msg, sizeof msg);
+                                                    workspace_bytes ? workspace.data_ptr() : nullptr,
+                                                    workspace_bytes, msg, sizeof msg);
   TORCH_CHECK(rc == 0, kernel, ": ", msg);
   return d;
 }
