@@ -130,7 +130,7 @@ template <class Gemm>
 size_t grouped_workspace_size(GroupedMake<Gemm> make, const GroupedGemmParams& p) {
   GroupedImage<Gemm> img;
   typename Gemm::Arguments args{};
-  if (make(p, img, args).code != 0) return 0;
+  if (make(p, img, args).code != 0 || img.shapes.empty()) return 0;
   return img.bytes + Gemm::get_workspace_size(args);
 }
 
@@ -143,6 +143,7 @@ Status run_grouped(GroupedMake<Gemm> make, const GroupedGemmParams& p, bool read
   typename Gemm::Arguments args{};
   Status st = make(p, img, args);
   if (st.code != 0) return st;
+  if (img.shapes.empty()) return Status{0, "ok (every group is empty)"};
   const size_t need = img.bytes + Gemm::get_workspace_size(args);
   bool owned = false;
   if (workspace == nullptr) {
@@ -226,9 +227,10 @@ constexpr std::string_view kMakeArguments = R"CPP(inline Status make_arguments(c
   Status st = detail::check_groups(kernel, p, $FIXED_GROUPS$, $READS_C$);
   if (st.code != 0) return st;
   img.resize(p.groups);
+  int used = 0;  // groups in the launch
   for (int g = 0; g < p.groups; ++g) {
     const int m = p.problems[3 * g], n = p.problems[3 * g + 1], k = p.problems[3 * g + 2];
-    char group[128];
+$EMPTY_GROUP$    char group[128];
     std::snprintf(group, sizeof group, "%s: group %d", kernel, g);
     if ((st = detail::check_extent(group, "m", m, $FIXED_M$)).code ||
         (st = detail::check_extent(group, "n", n, $FIXED_N$)).code ||
@@ -240,19 +242,21 @@ constexpr std::string_view kMakeArguments = R"CPP(inline Status make_arguments(c
     if ((st = detail::check_operand(group, 1, a)).code || (st = detail::check_operand(group, 1, b)).code ||
         (st = detail::check_operand(group, 1, d)).code)
       return st;
-$SOURCE$    img.shapes[g] = cute::make_shape(m, n, k);
-    img.a[g] = p.a[g];
-    img.b[g] = p.b[g];
-    img.d[g] = p.d[g];
-    img.stride_a[g] = detail::group_stride<typename Kernel::InternalStrideA>(a.ld);
-    img.stride_b[g] = detail::group_stride<typename Kernel::InternalStrideB>(b.ld);
-    img.stride_d[g] = detail::group_stride<typename Kernel::InternalStrideD>(d.ld);
+    const int i = used++;
+$SOURCE$    img.shapes[i] = cute::make_shape(m, n, k);
+    img.a[i] = p.a[g];
+    img.b[i] = p.b[g];
+    img.d[i] = p.d[g];
+    img.stride_a[i] = detail::group_stride<typename Kernel::InternalStrideA>(a.ld);
+    img.stride_b[i] = detail::group_stride<typename Kernel::InternalStrideB>(b.ld);
+    img.stride_d[i] = detail::group_stride<typename Kernel::InternalStrideD>(d.ld);
   }
+  img.resize(used);
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return detail::cuda_error("cudaGetDevice", e);
   args.mode = cutlass::gemm::GemmUniversalMode::kGrouped;
-  args.problem_shape.num_groups = p.groups;
+  args.problem_shape.num_groups = used;
   args.problem_shape.host_problem_shapes = img.shapes.data();
   set_fusion_arguments(args.epilogue.thread, p);
   args.hw_info.device_id = device;
@@ -266,12 +270,12 @@ $SOURCE$    img.shapes[g] = cute::make_shape(m, n, k);
 // C is checked like D; without C the (unread) C stride repeats D's.
 constexpr std::string_view kSource = R"CPP(    detail::Operand c{"C", p.c[g], $ROW_C$, m, n, p.ldc ? p.ldc[g] : 0, 0, AlignmentC, $BYTES_C$};
     if ((st = detail::check_operand(group, 1, c)).code) return st;
-    img.c[g] = p.c[g];
-    img.stride_c[g] = detail::group_stride<typename Kernel::InternalStrideC>(c.ld);
+    img.c[i] = p.c[g];
+    img.stride_c[i] = detail::group_stride<typename Kernel::InternalStrideC>(c.ld);
 )CPP";
 
-constexpr std::string_view kNoSource = R"CPP(    img.c[g] = nullptr;
-    img.stride_c[g] = detail::group_stride<typename Kernel::InternalStrideC>(d.ld);
+constexpr std::string_view kNoSource = R"CPP(    img.c[i] = nullptr;
+    img.stride_c[i] = detail::group_stride<typename Kernel::InternalStrideC>(d.ld);
 )CPP";
 
 constexpr std::string_view kEntry = R"CPP(// $SUMMARY$
@@ -305,6 +309,14 @@ std::string stage_count(const GemmKernel& k) {
   if (k.stages.value > 0) return "cutlass::gemm::collective::StageCount<" + std::to_string(k.stages.value) + ">";
   return "cutlass::gemm::collective::StageCountAutoCarveout<\n        static_cast<int>(sizeof(typename "
          "Epilogue::SharedStorage))>";
+}
+
+// A group whose D_g is empty (a dynamic m or n of 0: an expert that got no tokens) has nothing
+// to compute or write; it stays out of the launch, and its pointers may be null.
+std::string empty_group_check(const GemmKernel& k) {
+  std::string cond = k.m.is_dynamic() ? "m == 0" : "";
+  if (k.n.is_dynamic()) cond += (cond.empty() ? "" : " || ") + std::string("n == 0");
+  return cond.empty() ? "" : "    if (" + cond + ") continue;  // an empty D_g\n";
 }
 
 // The group scheduler has no heuristic raster order (the largest extent differs per group).
@@ -360,6 +372,7 @@ std::string emit_grouped_make_arguments(const GemmKernel& k) {
                         {"RASTER", raster(k.raster.value)},
                         {"SWIZZLE", std::to_string(k.swizzle.value)}};
   subs.push_back({"SOURCE", fill(k.has_source() ? kSource : kNoSource, subs)});
+  subs.push_back({"EMPTY_GROUP", empty_group_check(k)});
   return fill(kMakeArguments, subs);
 }
 

@@ -49,11 +49,13 @@ VARIANTS = {
 }
 
 # (m, n, k) per group, different shapes; every extent a multiple of 8 (16-byte TMA rows for 16-bit types).
+# The last group of each list must be non-empty: the misaligned-ld check edits it.
 SHAPES = {
     "cooperative": [(512, 384, 256), (64, 128, 64), (1000, 256, 128), (8, 520, 2048), (1536, 1024, 768),
                     (328, 72, 136)],
     "pingpong": [(256, 256, 256), (72, 1032, 64), (640, 128, 512), (16, 16, 16)],
-    "moe": [(512, 512, 256), (8, 512, 256), (136, 512, 256), (1024, 512, 256), (64, 512, 256), (264, 512, 256)],
+    # Group 2 is an expert without tokens (m = 0): left out of the launch, its D_g empty.
+    "moe": [(512, 512, 256), (8, 512, 256), (0, 512, 256), (1024, 512, 256), (64, 512, 256), (264, 512, 256)],
 }
 DEVICE = "cuda"
 
@@ -171,7 +173,8 @@ def check_kernel(lib, sig, variant, torch):
     errors = []
     for g in range(len(shapes)):
         want = groups.reference(torch, sig, g)
-        errors.append(float(((groups.d[g].double() - want).abs() / (1 + want.abs())).max()))
+        diff = (groups.d[g].double() - want).abs() / (1 + want.abs())
+        errors.append(float(diff.max()) if diff.numel() else 0.0)
     threshold = THRESHOLDS[out["dtype"]]
     # A leading dimension off the alignment in the last group must be refused, naming that group.
     bad = ctypes.cast(groups.arrays[3], ctypes.POINTER(ctypes.c_longlong))

@@ -290,7 +290,7 @@ template <class Gemm>
 size_t grouped_workspace_size(GroupedMake<Gemm> make, const GroupedGemmParams& p) {
   GroupedImage<Gemm> img;
   typename Gemm::Arguments args{};
-  if (make(p, img, args).code != 0) return 0;
+  if (make(p, img, args).code != 0 || img.shapes.empty()) return 0;
   return img.bytes + Gemm::get_workspace_size(args);
 }
 
@@ -303,6 +303,7 @@ Status run_grouped(GroupedMake<Gemm> make, const GroupedGemmParams& p, bool read
   typename Gemm::Arguments args{};
   Status st = make(p, img, args);
   if (st.code != 0) return st;
+  if (img.shapes.empty()) return Status{0, "ok (every group is empty)"};
   const size_t need = img.bytes + Gemm::get_workspace_size(args);
   bool owned = false;
   if (workspace == nullptr) {
@@ -397,8 +398,10 @@ inline Status make_arguments(const GroupedGemmParams& p, detail::GroupedImage<Ge
   Status st = detail::check_groups(kernel, p, 0, true);
   if (st.code != 0) return st;
   img.resize(p.groups);
+  int used = 0;  // groups in the launch
   for (int g = 0; g < p.groups; ++g) {
     const int m = p.problems[3 * g], n = p.problems[3 * g + 1], k = p.problems[3 * g + 2];
+    if (m == 0 || n == 0) continue;  // an empty D_g
     char group[128];
     std::snprintf(group, sizeof group, "%s: group %d", kernel, g);
     if ((st = detail::check_extent(group, "m", m, 0)).code ||
@@ -411,23 +414,25 @@ inline Status make_arguments(const GroupedGemmParams& p, detail::GroupedImage<Ge
     if ((st = detail::check_operand(group, 1, a)).code || (st = detail::check_operand(group, 1, b)).code ||
         (st = detail::check_operand(group, 1, d)).code)
       return st;
+    const int i = used++;
     detail::Operand c{"C", p.c[g], true, m, n, p.ldc ? p.ldc[g] : 0, 0, AlignmentC, 2};
     if ((st = detail::check_operand(group, 1, c)).code) return st;
-    img.c[g] = p.c[g];
-    img.stride_c[g] = detail::group_stride<typename Kernel::InternalStrideC>(c.ld);
-    img.shapes[g] = cute::make_shape(m, n, k);
-    img.a[g] = p.a[g];
-    img.b[g] = p.b[g];
-    img.d[g] = p.d[g];
-    img.stride_a[g] = detail::group_stride<typename Kernel::InternalStrideA>(a.ld);
-    img.stride_b[g] = detail::group_stride<typename Kernel::InternalStrideB>(b.ld);
-    img.stride_d[g] = detail::group_stride<typename Kernel::InternalStrideD>(d.ld);
+    img.c[i] = p.c[g];
+    img.stride_c[i] = detail::group_stride<typename Kernel::InternalStrideC>(c.ld);
+    img.shapes[i] = cute::make_shape(m, n, k);
+    img.a[i] = p.a[g];
+    img.b[i] = p.b[g];
+    img.d[i] = p.d[g];
+    img.stride_a[i] = detail::group_stride<typename Kernel::InternalStrideA>(a.ld);
+    img.stride_b[i] = detail::group_stride<typename Kernel::InternalStrideB>(b.ld);
+    img.stride_d[i] = detail::group_stride<typename Kernel::InternalStrideD>(d.ld);
   }
+  img.resize(used);
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return detail::cuda_error("cudaGetDevice", e);
   args.mode = cutlass::gemm::GemmUniversalMode::kGrouped;
-  args.problem_shape.num_groups = p.groups;
+  args.problem_shape.num_groups = used;
   args.problem_shape.host_problem_shapes = img.shapes.data();
   set_fusion_arguments(args.epilogue.thread, p);
   args.hw_info.device_id = device;
