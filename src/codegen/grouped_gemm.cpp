@@ -252,6 +252,7 @@ $SOURCE$    img.shapes[i] = cute::make_shape(m, n, k);
     img.stride_d[i] = detail::group_stride<typename Kernel::InternalStrideD>(d.ld);
   }
   img.resize(used);
+  if (used == 0) return Status{0, nullptr};  // every group empty: nothing to launch, no device needed
   int device = 0;
   cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return detail::cuda_error("cudaGetDevice", e);

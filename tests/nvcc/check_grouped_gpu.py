@@ -14,7 +14,9 @@ reference computed from the same rounded inputs; the error of one group is
 max |out - ref| / (1 + |ref|), with per-output-type thresholds (THRESHOLDS). The kernel must also
 reject a group whose leading dimension breaks its alignment, naming the group. Timing: the grouped
 kernel against a Python loop of torch.matmul (plus the same epilogue) over the groups, both on one
-stream, median of CUDA-event timed repetitions. Writes bench/results/grouped-<date>.json with
+stream, median of CUDA-event timed repetitions. The host entry's refusals (group count, null arrays and
+pointers, misaligned leading dimensions, extents off the compiled ones, all groups empty) are checked
+with their exact messages; they need no GPU, so --build-only runs them too. Writes bench/results/grouped-<date>.json with
 provenance (command, git commit, nvcc, driver, host) and exits 1 when any kernel fails.
 """
 import argparse
@@ -144,6 +146,53 @@ def run(lib, sig, params, torch):
     return rc, msg.value.decode()
 
 
+def host_refusals(lib, sig):
+    """What the host entry refuses before touching the GPU, with the message it must give; runs on any
+    machine (made-up, aligned device addresses are never dereferenced on the host). Returns one record per case."""
+    name, ext = sig["kernel"], sig["extents"]
+    align = {"f16": 8, "bf16": 8}[sig["types"]["a"]]
+    m, n, k = ext["M"] or 64, ext["N"] or 64, ext["K"] or 64
+    row = {key: sig["layouts"][key] == "row" for key in ("a", "b", "c")}
+
+    def params(groups, problems, ld_a=None, null_a=False):
+        fake = 1 << 20  # 1 MiB: 256-byte aligned
+        shapes = (ctypes.c_int * (3 * len(problems)))(*[v for s in problems for v in s])
+        ptrs = (ctypes.c_void_p * len(problems))(*[None if null_a else fake] * len(problems))
+        other = (ctypes.c_void_p * len(problems))(*[fake] * len(problems))
+        lda = (ctypes.c_longlong * len(problems))(*[ld_a or 0] * len(problems))
+        p = GroupedParams(groups=groups, alpha=1.0, beta=0.0)
+        p.problems = ctypes.cast(shapes, ctypes.c_void_p) if problems else None
+        p.a, p.b, p.c, p.d = (ctypes.cast(x, ctypes.c_void_p) for x in (ptrs, other, other, other))
+        p.lda = ctypes.cast(lda, ctypes.c_void_p)
+        return p, (shapes, ptrs, other, lda)
+
+    contiguous_a = k if row["a"] else m
+    G = sig["groups"] or 2  # a fixed group count must be met for the later checks to be reached
+    cases = [("no groups", params(0, [(m, n, k)]), f"{name}: groups = 0 must be positive"),
+             ("no problems array", params(G, []), f"{name}: the problems array (m, n, k per group) is null"),
+             ("null A in a group", params(G, [(m, n, k)] * G, null_a=True), f"{name}: group 0: pointer A is null"),
+             ("misaligned lda", params(G, [(m, n, k)] * G, ld_a=contiguous_a + 1),
+              f"{name}: group 0: leading dimension of A = {contiguous_a + 1} is not a multiple of the kernel's "
+              f"alignment ({align} elements)")]
+    if sig["groups"]:
+        cases.append(("wrong group count", params(G + 1, [(m, n, k)] * (G + 1)),
+                      f"{name}: groups = {G + 1} but the kernel was compiled for groups = {G}"))
+    if ext["N"]:
+        cases.append(("n off the compiled one", params(G, [(m, n + align, k)] * G),
+                      f"{name}: group 0: n = {n + align} but the kernel was compiled for n = {n}"))
+    if not ext["M"]:
+        cases.append(("every group empty", params(G, [(0, n, k)] * G), "ok (every group is empty)"))
+    fn = getattr(lib, sig["symbols"]["run"])
+    fn.argtypes = [ctypes.POINTER(GroupedParams), ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+    out = []
+    for what, (p, _keep), want in cases:
+        msg = ctypes.create_string_buffer(512)
+        rc = fn(ctypes.byref(p), None, msg, 512)
+        got = msg.value.decode()
+        out.append({"case": what, "rc": rc, "message": got, "want": want, "pass": got == want})
+    return out
+
+
 def median_ms(torch, fn, reps=50, warmup=5):
     for _ in range(warmup):
         fn()
@@ -201,7 +250,10 @@ def main(argv):
     ap.add_argument("--types", nargs="*", choices=TYPES, default=TYPES)
     ap.add_argument("--out", help="result file (default bench/results/grouped-<date>.json)")
     ap.add_argument("--build-only", action="store_true",
-                    help="write the programs and build them, without torch or a GPU (CPU machines)")
+                    help="write the programs, build them and run the host-side refusal checks, without torch or a "
+                         "GPU (CPU machines)")
+    ap.add_argument("--cuda-stub", default="/usr/local/cuda/lib64/stubs/libcuda.so",
+                    help="libcuda stub loaded first with --build-only (default %(default)s)")
     args = ap.parse_args(argv)
     started = provenance.now()
     exe = ucutlass_cli.find_exe(args.ucutlass)
@@ -214,10 +266,22 @@ def main(argv):
                 files.append((variant, path))
         built = ucutlass_cli.build(exe, [f for _, f in files], args.jobs, cache_dir=REPO / "build" / "kernel-cache")
         if args.build_only:
+            # Without a GPU the driver's stub satisfies the libraries' libcuda dependency; its calls fail.
+            ctypes.CDLL(args.cuda_stub, mode=ctypes.RTLD_GLOBAL)
+            ok = True
             for (variant, path), res in zip(files, built["results"]):
                 print(f"{'BUILT' if res.get('ok') else 'FAILED'} {path.name}: {path.read_text().splitlines()[-1]}")
+                ok &= bool(res.get("ok"))
+                if not res.get("ok"):
+                    continue
+                lib = ctypes.CDLL(res["library"])
+                for sig in json.loads(pathlib.Path(res["manifest"]).read_text())["kernels"]:
+                    for r in host_refusals(lib, sig):
+                        ok &= r["pass"]
+                        print(f"  {'PASS' if r['pass'] else 'FAIL'} host check '{r['case']}': rc {r['rc']}, {r['message']!r}"
+                              + ("" if r["pass"] else f" (want {r['want']!r})"))
             print(f"built in {built['wall_seconds']:.1f} s: {built['command']}")
-            return 0 if all(r.get("ok") for r in built["results"]) else 1
+            return 0 if ok else 1
         import torch
         report = {"kind": "ucutlass-grouped-numerics", "started": started.isoformat(), **provenance.command(),
                   "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
@@ -233,6 +297,8 @@ def main(argv):
             lib = ctypes.CDLL(res["library"])
             for sig in manifest["kernels"]:
                 r = check_kernel(lib, sig, variant, torch)
+                r["host_refusals"] = host_refusals(lib, sig)
+                r["pass"] = r["pass"] and all(h["pass"] for h in r["host_refusals"])
                 r["program"] = path.read_text()
                 report["kernels"].append(r)
                 timing = (f"{r['ms']:.3f} ms vs torch loop {r['torch_loop_ms']:.3f} ms ({r['speedup']:.2f}x)"
