@@ -243,7 +243,7 @@ class Coster {
       else
         cost_.note = "grouped_mm: offs is not recorded, so the groups are assumed to cover all " +
                      std::to_string(split_full) + (a3 ? " columns of mat_b" : b3 ? " rows of mat_a" : " of K") +
-                     "; the bound needs sum of the groups' extents (offs[-1]) to be exact";
+                     "; the bound needs the sum of the groups' extents (offs[-1]) to be exact";
     }
     GemmDims d;  // the groups' sum as one problem: batch G for 3-D x 3-D, else the split extent summed
     if (a3 && b3) d = {a->shape[0], a->shape[1], b->shape[2], a->shape[2]};
