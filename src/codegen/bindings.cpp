@@ -2,6 +2,7 @@
 
 #include "codegen/conv_bindings.h"
 #include "codegen/cutlass_names.h"
+#include "codegen/grouped_bindings.h"
 #include "codegen/host_entry.h"
 #include "codegen/manifest.h"
 #include "codegen/pipeline_bindings.h"
@@ -314,8 +315,12 @@ std::string torch_scalar_type(ir::DType t) { return torch_scalar(t); }
 std::string python_float_literal(double v) { return python_float(v); }
 
 std::string emit_capi(const ir::Program& p, const std::string& hash) {
-  std::string entries = emit_capi_conv_support(p, hash);
+  std::string entries = emit_capi_conv_support(p, hash) + emit_capi_grouped_support(p, hash);
   for (const GemmKernel& k : p.kernels) {
+    if (k.is_grouped()) {
+      entries += emit_grouped_capi_entry(k, hash);
+      continue;
+    }
     if (k.is_conv()) {
       entries += emit_conv_capi_entry(k, hash);
       continue;
@@ -325,7 +330,7 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
                                  {"HAS_EXTRAS", k.extras.empty() ? "false" : "true"},
                                  {"SIGNATURE", c_string_literal(kernel_signature_json(k, hash))}});
   }
-  std::string c_structs = emit_c_params_struct() + emit_capi_conv_struct(p);
+  std::string c_structs = emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p);
   for (const ir::Pipeline& pipe : p.pipelines) {
     c_structs += emit_pipeline_c_struct(pipe);
     entries += emit_pipeline_capi_entry(p, pipe, hash);
@@ -336,6 +341,12 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
 std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
   std::string declarations, functions = emit_torch_conv_support(p), defs;
   for (const GemmKernel& k : p.kernels) {
+    if (k.is_grouped()) {
+      declarations += emit_grouped_torch_declarations(k);
+      functions += emit_grouped_torch_function(k);
+      defs += emit_grouped_torch_def(k);
+      continue;
+    }
     if (k.is_conv()) {
       declarations += emit_conv_torch_declarations(k);
       functions += emit_conv_torch_function(k);
@@ -356,7 +367,7 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
     defs += emit_pipeline_torch_def(pipe);
   }
   return fill(kTorch, {{"HASH", hash},
-                       {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p)},
+                       {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p)},
                        {"DECLARATIONS", declarations},
                        {"FUNCTIONS", functions},
                        {"DEFS", defs}});

@@ -6,6 +6,7 @@
 #include "codegen/bindings.h"
 #include "codegen/conv_host_entry.h"
 #include "codegen/conv_types.h"
+#include "codegen/grouped_gemm.h"
 #include "codegen/host_entry.h"
 #include "codegen/kernel_types.h"
 #include "codegen/manifest.h"
@@ -77,6 +78,9 @@ std::string includes(const ir::Program& p) {
          "#include \"cutlass/gemm/threadblock/threadblock_swizzle.h\"\n"
          "#include \"cutlass/epilogue/thread/linear_combination.h\"\n"
          "#include \"cutlass/epilogue/thread/linear_combination_generic.h\"\n";
+  if (program_has_grouped(p))
+    s += "#include <cstring>\n#include <vector>\n"
+         "#include \"cutlass/gemm/group_array_problem_shape.hpp\"\n";
   return s + conv_includes(p);
 }
 
@@ -96,7 +100,14 @@ $PRELUDE$$KERNELS_CODE$
 }  // namespace ucutlass_$HASH$
 )CPP";
 
+std::string grouped_kernel_code(const ir::GemmKernel& k) {
+  return "\n// ---------------------------------------------------------------------------\n// Kernel " + k.name +
+         " (grouped)\n\nnamespace " + k.name + "_detail {\n\n" + emit_grouped_types(k) + "\n" +
+         emit_grouped_make_arguments(k) + "\n}  // namespace " + k.name + "_detail\n\n" + emit_grouped_host_entry(k);
+}
+
 std::string kernel_code(const ir::GemmKernel& k) {
+  if (k.is_grouped()) return grouped_kernel_code(k);
   const bool sm80 = k.arch.value == ir::Arch::sm80;
   // The CUTLASS types are those of the kernel as run (operand_swap.h); the host
   // entry keeps the program's view of the problem and hands it over swapped.
@@ -121,7 +132,8 @@ std::string emit_header(const ir::Program& p, const std::string& hash) {
   return fill(kHeader, {{"HASH", hash},
                         {"KERNELS", names},
                         {"INCLUDES", includes(p)},
-                        {"PRELUDE", emit_host_prelude() + emit_conv_host_prelude(p) + emit_epilogue_functions(p)},
+                        {"PRELUDE", emit_host_prelude() + emit_conv_host_prelude(p) + emit_grouped_host_prelude(p) +
+                                        emit_epilogue_functions(p)},
                         {"KERNELS_CODE", code}});
 }
 

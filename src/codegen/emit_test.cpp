@@ -212,6 +212,20 @@ Program sm90_mlp_pipeline() { return from_example("17_mlp_pipeline.dsl"); }
 // Operand swap: a decode GEMM run as D^T = B^T * A^T on sm90a (bias and per-row scale
 // trading axes), the same chosen by `auto`, and an sm80 swap.
 Program sm90_operand_swap() { return from_example("19_operand_swap.dsl"); }
+// Grouped GEMMs (pointer-array kernels over a GroupProblemShape): the example's MoE
+// experts (cooperative, dynamic m and group count, SiLU through the EVT), and a
+// pingpong f16 kernel that reads C (beta), with every extent per group.
+Program sm90_grouped_gemm() { return from_example("18_grouped_gemm.dsl"); }
+Program sm90_grouped_source() {
+  FrontendResult r = run_frontend("sm90_grouped_source.dsl",
+                                  "kernel grouped_axpby = gemm(groups = dynamic)\n"
+                                  "  .with_types(f16)\n"
+                                  "  .with_tile(64, 128, 64)\n"
+                                  "  .with_schedule(pingpong)\n"
+                                  "  .with_epilogue(beta(1.0))\n");
+  if (!r.ok) throw std::runtime_error("sm90_grouped_source does not pass the front end");
+  return r.program;
+}
 Program conv_sm90_dgrad_wgrad() {
   FrontendResult r = run_frontend(
       "conv_sm90_dgrad_wgrad.dsl",
@@ -272,6 +286,8 @@ const GoldenCase kCases[] = {
     {"conv_sm80_dgrad3d_strided", conv_sm80_dgrad3d_strided},
     {"sm90_mlp_pipeline", sm90_mlp_pipeline},
     {"sm90_operand_swap", sm90_operand_swap},
+    {"sm90_grouped_gemm", sm90_grouped_gemm},
+    {"sm90_grouped_source", sm90_grouped_source},
 };
 
 std::string read_file(const std::filesystem::path& p) {

@@ -179,8 +179,42 @@ Json conv_signature(const ir::GemmKernel& k, const std::string& hash) {
                        {"signature", "ucutlass_" + k.name + "_signature"}}}};
 }
 
+// A grouped GEMM's contract: one (M, N, K) per group, each matrix a list with one
+// tensor per group; "extents" are shared fixed values (0 = each group's own, at run time).
+Json grouped_signature(const ir::GemmKernel& k, const std::string& hash) {
+  Json inputs = Json::array({matrix("a", k.a.value, k.layout_a.value, "M_g", "K_g", false),
+                             matrix("b", k.b.value, k.layout_b.value, "K_g", "N_g", false)});
+  if (k.has_source()) inputs.push_back(matrix("c", k.c.value, k.layout_c.value, "M_g", "N_g", false));
+  return Json{
+      {"kernel", k.name},
+      {"hash", hash},
+      {"arch", str(name_of(k.arch.value))},
+      {"op", "grouped_gemm"},
+      {"groups", k.groups->value},
+      {"extents", Json{{"M", k.m.value}, {"N", k.n.value}, {"K", k.k.value}}},
+      {"per_group", "every input and the output is a list with one tensor per group g"},
+      {"params", "ucutlass_grouped_gemm_params"},
+      {"types", Json{{"a", str(name_of(k.a.value))}, {"b", str(name_of(k.b.value))},
+                     {"c", str(name_of(k.c.value))}, {"d", str(name_of(k.d.value))},
+                     {"acc", str(name_of(k.acc.value))}}},
+      {"layouts", Json{{"a", str(name_of(k.layout_a.value))}, {"b", str(name_of(k.layout_b.value))},
+                       {"c", str(name_of(k.layout_c.value))}}},
+      {"alignment", Json{{"a", k.align_a.value}, {"b", k.align_b.value}, {"c", k.align_c.value}}},
+      {"inputs", inputs},
+      {"output", matrix("d", k.d.value, k.layout_c.value, "M_g", "N_g", false)},
+      {"epilogue", epilogue_json(k)},
+      {"extras", Json::array()},
+      {"alpha", k.alpha.value},
+      {"beta", k.beta.value},
+      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
+                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
+                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
+                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+}
+
 Json signature(const ir::GemmKernel& k, const std::string& hash) {
   if (k.is_conv()) return conv_signature(k, hash);
+  if (k.is_grouped()) return grouped_signature(k, hash);
   const bool batched = k.batch.value != 1;
   Json inputs = Json::array({matrix("a", k.a.value, k.layout_a.value, "M", "K", batched),
                              matrix("b", k.b.value, k.layout_b.value, "K", "N", batched)});

@@ -54,7 +54,8 @@ std::string conv_text(const ConvProblem& p) {
 std::string canonical_text(const GemmKernel& k) {
   std::string s = "kernel " + k.name + " = gemm(m=" + std::to_string(k.m.value) + ",n=" +
                   std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
-                  ",batch=" + std::to_string(k.batch.value) + ")\n";
+                  ",batch=" + std::to_string(k.batch.value) +
+                  (k.is_grouped() ? ",groups=" + std::to_string(k.groups->value) : "") + ")\n";
   auto line = [&](const std::string& key, const std::string& value) { s += "  " + key + "=" + value + "\n"; };
   if (k.is_conv()) line("conv", conv_text(*k.conv));
   line("arch", std::string(name_of(k.arch.value)));

@@ -92,6 +92,11 @@ struct GemmKernel {
   // (conv set), m, n, k are its implicit GEMM's extents (conv_problem.h).
   Extent m, n, k;
   Extent batch{1, {}};
+  // Set for a grouped GEMM (gemm(..., groups = G)): G independent problems in
+  // one launch, each with its own m, n, k and pointers (CUTLASS's pointer-array
+  // kernels with GroupProblemShape). value = G, or 0 when the count is given at
+  // run time; m, n, k fixed above are shared by every group, dynamic ones vary.
+  std::optional<Extent> groups;
 
   Setting<Arch> arch{Arch::sm90a};
   // Element types: A, B, C (source; void = not read), D (output), accumulator.
@@ -128,6 +133,7 @@ struct GemmKernel {
 
   bool is_conv() const { return conv.has_value(); }
   bool swaps_operands() const { return operand_swap.value == OperandSwap::on; }
+  bool is_grouped() const { return groups.has_value(); }
   bool has_source() const { return c.value != DType::void_; }
   bool has_bias() const;
   // True when some step reads C through an expression (custom("... c ...")).

@@ -187,15 +187,20 @@ class KernelLowering {
       std::string guess = closest_name(op.name, {"gemm", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                                                  "conv_transpose2d", "conv_transpose3d"});
       error(op.name_span, "unknown operation '" + op.name + "'",
-            "gemm(m = ..., n = ..., k = ..., batch = ...), conv1d(...), conv2d(...), conv3d(...), "
+            "gemm(m = ..., n = ..., k = ..., batch = ... | groups = ...), conv1d(...), conv2d(...), conv3d(...), "
             "conv_transpose1d(...), conv_transpose2d(...), conv_transpose3d(...)",
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }
     // Extents beyond 2^31 - 1 overflow CUTLASS's int problem shape.
     constexpr int64_t kMaxExtent = 2147483647;
-    named_args(op.args, "gemm", {"m", "n", "k", "batch"}, [&](const std::string& name, const Expr& e) {
-      Extent* x = name == "m" ? &k_.m : name == "n" ? &k_.n : name == "k" ? &k_.k : &k_.batch;
+    named_args(op.args, "gemm", {"m", "n", "k", "batch", "groups"}, [&](const std::string& name, const Expr& e) {
+      if (name == "groups") k_.groups = Extent{};
+      Extent* x = name == "m"       ? &k_.m
+                  : name == "n"     ? &k_.n
+                  : name == "k"     ? &k_.k
+                  : name == "batch" ? &k_.batch
+                                    : &*k_.groups;
       x->span = e.span;
       if (e.kind == Expr::Kind::name && e.text == "dynamic") {
         if (name == "batch") error(e.span, "batch must be a fixed count", "an integer >= 1");

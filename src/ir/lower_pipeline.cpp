@@ -166,6 +166,11 @@ class PipelineLowering {
             "a gemm(...) kernel");
       return;
     }
+    if (k.is_grouped()) {
+      error(c.name_span, "kernel '" + k.name + "' is a grouped GEMM; pipelines run single-problem GEMM kernels only",
+            "a gemm(...) kernel without groups");
+      return;
+    }
     for (const Extent* e : {&k.m, &k.n, &k.k})
       if (e->is_dynamic()) {
         const char* which = e == &k.m ? "m" : e == &k.n ? "n" : "k";

@@ -80,7 +80,9 @@ void resolve_sm90(GemmKernel& k) {
   int tile_n = !k.n.is_dynamic() && k.n.value <= 64 ? static_cast<int>((k.n.value + 15) / 16 * 16) : 128;
   choose(k.tile, Shape3{tile_m, tile_n, tile_k});
   // TMA needs 16-byte aligned rows; narrower operands fall back to cp.async.
-  bool tma_ok = k.align_a.value * bits_of(k.a.value) % 128 == 0 && k.align_b.value * bits_of(k.b.value) % 128 == 0;
+  // A grouped GEMM has TMA schedules only (validate_grouped.h): no cp.async fallback.
+  bool tma_ok = k.is_grouped() ||
+                (k.align_a.value * bits_of(k.a.value) % 128 == 0 && k.align_b.value * bits_of(k.b.value) % 128 == 0);
   if (k.schedule.is_auto) {
     bool coop = k.tile.value.m % 128 == 0;
     if (tma_ok) k.schedule.value = coop ? KernelSchedule::cooperative : KernelSchedule::pingpong;
@@ -93,7 +95,7 @@ void resolve_sm90(GemmKernel& k) {
     bool plain = k.epilogue.empty();
     // Only `auto` may fall back to the no-smem epilogue; an explicit `tma`
     // stays a TMA epilogue and the validator says why it cannot be.
-    if (k.epilogue_schedule.is_auto && (cpasync || (!tma_epi_ok && plain))) {
+    if (k.epilogue_schedule.is_auto && !k.is_grouped() && (cpasync || (!tma_epi_ok && plain))) {
       k.epilogue_schedule.value = EpilogueSchedule::nosmem;
     } else {
       bool coop = k.schedule.value == KernelSchedule::cooperative ||

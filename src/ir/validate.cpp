@@ -4,6 +4,7 @@
 
 #include "ir/operand_swap.h"
 #include "ir/validate_conv.h"
+#include "ir/validate_grouped.h"
 #include "support/did_you_mean.h"
 
 namespace ucutlass::ir {
@@ -32,6 +33,7 @@ class Validator {
 
   bool run() {
     check_types();
+    if (k_.is_grouped()) validate_grouped(k_, d_);  // pointer-array kernels (validate_grouped.h)
     // A convolution's operands are channels-last tensors, not rows: its own rules (validate_conv.h).
     const bool conv = k_.is_conv();
     if (conv) validate_conv(k_, d_);
@@ -39,7 +41,10 @@ class Validator {
     check_epilogue_common();
     if (k_.arch.value == Arch::sm90a) {
       check_sm90_tile();
-      if (!conv) check_sm90_schedules();  // a conv has one schedule pair (validate_conv)
+      // A grouped kernel's schedule outside the pointer-array ones was rejected (validate_grouped);
+      // the pairing rules would only add noise about it.
+      const bool grouped_rejected = k_.is_grouped() && !is_grouped_schedule(k_.schedule.value);
+      if (!conv && !grouped_rejected) check_sm90_schedules();  // a conv has one schedule pair (validate_conv)
       check_sm90_cluster();
       if (!conv) {  // a conv's layouts are fixed and its TMA alignment is per channel (validate_conv)
         check_sm90_layouts();

@@ -60,7 +60,7 @@ const std::unordered_map<std::string_view, Family>& families() {
   static const std::unordered_map<std::string_view, Family> f = [] {
     std::unordered_map<std::string_view, Family> m;
     for (const char* n : {"mm", "addmm", "bmm", "baddbmm", "addbmm", "matmul", "linear", "mv", "addmv", "dot",
-                          "vdot", "_scaled_mm", "inner"})
+                          "vdot", "_scaled_mm", "inner", "_grouped_mm", "_scaled_grouped_mm"})
       m[n] = Family::matmul;
     for (const char* n : {"convolution", "_convolution", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                           "conv_transpose2d", "conv_transpose3d", "cudnn_convolution", "cudnn_convolution_transpose"})
@@ -218,7 +218,58 @@ class Coster {
     per_input_element(OpKind::reduction, per);
   }
 
+  // torch._grouped_mm(mat_a, mat_b, offs): G independent GEMMs in one op. The bound is the
+  // sum over groups. With a 2-D operand, `offs` (cumulative ends, one per group) splits one of
+  // its dimensions, and the sum of the groups' extents along it is offs[G - 1]: 2-D x 3-D splits
+  // A's rows (MoE: sum m_g), 3-D x 2-D B's columns, 2-D x 2-D the shared K (out is [G, M, N]).
+  // The per-group sizes themselves are not needed, only the covered extent; when the graph
+  // does not record offs's value, the groups are assumed to cover the whole dimension (the
+  // note says so), which is the largest work the tensors allow.
+  void grouped_matmul() {
+    const Tensor* a = operand(0, "mat_a");
+    const Tensor* b = operand(1, "mat_b");
+    const Tensor* offs = operand(2, "offs");
+    const Tensor* out = output();
+    if (!a || !b || !out || a->shape.size() < 2 || a->shape.size() > 3 || b->shape.size() < 2 ||
+        b->shape.size() > 3)
+      return unknown();
+    cost_.math_dtype = a->dtype;
+    const bool a3 = a->shape.size() == 3, b3 = b->shape.size() == 3;
+    const int64_t split_full = a3 && b3 ? 0 : !a3 && b3 ? a->shape[0] : a3 ? b->shape[1] : a->shape[1];
+    int64_t split = split_full;
+    if (!(a3 && b3)) {
+      if (offs && offs->value && !offs->value->empty())
+        split = std::clamp<int64_t>(static_cast<int64_t>(offs->value->back()), 0, split_full);
+      else
+        cost_.note = "grouped_mm: offs is not recorded, so the groups are assumed to cover all " +
+                     std::to_string(split_full) + (a3 ? " columns of mat_b" : b3 ? " rows of mat_a" : " of K") +
+                     "; the bound needs the sum of the groups' extents (offs[-1]) to be exact";
+    }
+    GemmDims d;  // the groups' sum as one problem: batch G for 3-D x 3-D, else the split extent summed
+    if (a3 && b3) d = {a->shape[0], a->shape[1], b->shape[2], a->shape[2]};
+    else if (b3) d = {1, split, b->shape[2], a->shape[1]};
+    else if (a3) d = {1, a->shape[1], split, a->shape[2]};
+    else d = {1, a->shape[0], b->shape[1], split};
+    cost_.flops = 2.0 * static_cast<double>(d.batch) * d.m * d.n * d.k;
+    // Rows (or columns) no group covers are neither read nor written.
+    if (split < split_full && split_full > 0) {
+      const double covered = static_cast<double>(split) / split_full;
+      for (TensorAccess& r : cost_.reads) {
+        const Tensor* t = &g_.tensors[r.tensor];
+        if ((t == a && !a3) || (t == b && !b3)) r.bytes *= covered;  // the 2-D operands hold the split
+      }
+      if (a3 != b3)
+        for (TensorAccess& w : cost_.writes) w.bytes *= covered;
+    }
+    cost_.kind = OpKind::bmm;
+    const int64_t groups = offs ? offs->numel() : a3 ? a->shape[0] : b3 ? b->shape[0] : 1;
+    cost_.shape = "grouped G=" + std::to_string(groups) + " " + (a3 && b3 ? "M=" : b3 ? "sum M=" : "M=") +
+                  std::to_string(d.m) + (a3 && !b3 ? " sum N=" : " N=") + std::to_string(d.n) +
+                  (!a3 && !b3 ? " sum K=" : " K=") + std::to_string(d.k);
+  }
+
   void matmul() {
+    if (base_ == "_grouped_mm" || base_ == "_scaled_grouped_mm") return grouped_matmul();
     const bool has_bias = base_ == "addmm" || base_ == "baddbmm" || base_ == "addmv" || base_ == "addbmm";
     const size_t a_pos = has_bias ? 1 : 0;
     const Tensor* a = operand(a_pos, has_bias ? "mat1" : "input");

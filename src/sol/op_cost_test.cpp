@@ -52,6 +52,15 @@ TEST(OpCost, FormulasPerOp) {
       {"linear over 3-D input folds batch into M",
        [] { return single("aten.linear.default", {{4, 8, 32}, {16, 32}, {16}}, {4, 8, 16}); }, OpKind::gemm,
        2.0 * 32 * 16 * 32 + 32 * 16, f4 * (4 * 8 * 32 + 16 * 32 + 16 + 4 * 8 * 16)},
+      {"_grouped_mm 2-D x 3-D (MoE): the sum over groups is 2 (sum m_g) N K; offs not recorded: all rows",
+       [] { return single("aten._grouped_mm.default", {{96, 32}, {4, 32, 16}, {4}}, {96, 16}); }, OpKind::bmm,
+       2.0 * 96 * 16 * 32, f4 * (96 * 32 + 4 * 32 * 16 + 4 + 96 * 16)},
+      {"_grouped_mm 3-D x 3-D: like bmm",
+       [] { return single("aten._grouped_mm.default", {{4, 64, 32}, {4, 32, 16}}, {4, 64, 16}); }, OpKind::bmm,
+       4 * 2.0 * 64 * 16 * 32, f4 * 4 * (64 * 32 + 32 * 16 + 64 * 16)},
+      {"_grouped_mm 2-D x 2-D: groups split K, out [G, M, N]",
+       [] { return single("aten._grouped_mm.default", {{64, 96}, {96, 16}, {3}}, {3, 64, 16}); }, OpKind::bmm,
+       2.0 * 64 * 16 * 96, f4 * (64 * 96 + 96 * 16 + 3 + 3 * 64 * 16)},
       {"bmm: sum over the batch", [] { return single("aten.bmm.default", {{8, 64, 32}, {8, 32, 16}}, {8, 64, 16}); },
        OpKind::bmm, 8 * 2.0 * 64 * 16 * 32, f4 * 8 * (64 * 32 + 32 * 16 + 64 * 16)},
       {"matmul with a broadcast operand counts it once",
@@ -165,6 +174,35 @@ TEST(OpCost, GemmDimsFeedTheRestOfTheEngine) {
   EXPECT_EQ(c.gemm->k, 32);
   EXPECT_EQ(c.shape, "M=32 N=16 K=32");
   EXPECT_EQ(c.math_dtype, graph::DType::f32);
+}
+
+// A grouped GEMM's bound is the sum over its groups; for torch._grouped_mm with a 2-D mat_a that needs only
+// the rows the groups cover, offs[G - 1], which the graph carries when offs is a recorded constant.
+TEST(OpCost, GroupedMmSumsTheRowsItsGroupsCover) {
+  auto graph = [](bool with_offsets) {
+    TestGraph t;
+    const std::string a = t.input({96, 32}, "bfloat16"), b = t.input({4, 32, 16}, "bfloat16");
+    const std::string offs = t.input({4}, "int32"), out = t.tensor({96, 16}, "bfloat16");
+    t.node("aten._grouped_mm.default", J::array({TestGraph::ref(a), TestGraph::ref(b), TestGraph::ref(offs)}), {out});
+    t.output(out);
+    J j = t.json();
+    if (with_offsets) j["tensors"][2]["value"] = {8, 24, 40, 48};  // 48 of the 96 rows in 4 groups
+    graph::OpGraph g;
+    std::string err;
+    EXPECT_TRUE(graph::read_op_graph(j.dump(), "test.json", &g, &err)) << err;
+    return g;
+  };
+  const OpCost known = cost_last(graph(true));
+  EXPECT_EQ(known.kind, OpKind::bmm);
+  EXPECT_DOUBLE_EQ(known.flops, 2.0 * 48 * 16 * 32);
+  EXPECT_DOUBLE_EQ(known.bytes(), 2.0 * (48 * 32 + 4 * 32 * 16 + 48 * 16) + 4 * 4);
+  EXPECT_EQ(known.shape, "grouped G=4 sum M=48 N=16 K=32");
+  EXPECT_EQ(known.note, "");
+  const OpCost assumed = cost_last(graph(false));
+  EXPECT_DOUBLE_EQ(assumed.flops, 2.0 * 96 * 16 * 32);
+  EXPECT_EQ(assumed.note,
+            "grouped_mm: offs is not recorded, so the groups are assumed to cover all 96 rows of mat_a; the bound "
+            "needs the sum of the groups' extents (offs[-1]) to be exact");
 }
 
 }  // namespace
