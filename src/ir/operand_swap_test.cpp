@@ -101,6 +101,10 @@ TEST(OperandSwap, ExactDiagnostics) {
                      ".with_types(bf16).with_operand_swap(on)"),
             std::vector<std::string>{"with_operand_swap applies to GEMM kernels, not to a convolution | "
                                      "with_operand_swap(off) (or remove it) for fprop convolutions"});
+  EXPECT_EQ(messages("kernel k = gemm(m = dynamic, n = 4096, k = 4096, groups = 8).with_types(bf16)"
+                     ".with_operand_swap(on)"),
+            std::vector<std::string>{"with_operand_swap is not supported on grouped GEMMs in this version | "
+                                     "with_operand_swap(off) (or remove it) for a grouped GEMM"});
   EXPECT_EQ(messages(std::string(kDecode) + ".with_operand_swap(yes)"),
             std::vector<std::string>{"unknown operand swap 'yes' | off, on, auto"});
   // The swapped kernel's A is the program's B: tf32 needs it K-major, so a row-major B is named as A.

@@ -145,7 +145,8 @@ void resolve_operand_swap(GemmKernel& k) {
   const bool small_m = !k.m.is_dynamic() && k.m.value < 64;
   const bool wide_n = !k.n.is_dynamic() && k.n.value >= 2 * k.m.value;
   k.operand_swap.value =
-      k.arch.value == Arch::sm90a && !k.is_conv() && small_m && wide_n ? OperandSwap::on : OperandSwap::off;
+      k.arch.value == Arch::sm90a && !k.is_conv() && !k.is_grouped() && small_m && wide_n ? OperandSwap::on
+                                                                                          : OperandSwap::off;
 }
 
 // Tiles, schedules and alignments are chosen for the kernel as it runs, then the
@@ -170,7 +171,8 @@ int natural_alignment(DType t, int64_t contiguous_extent) {
 void resolve_auto(GemmKernel& k) {
   resolve_types(k);
   resolve_operand_swap(k);
-  if (!k.swaps_operands() || k.is_conv()) return resolve_settings(k);  // validate rejects a swapped conv
+  // validate rejects a swapped conv or grouped GEMM
+  if (!k.swaps_operands() || k.is_conv() || k.is_grouped()) return resolve_settings(k);
   GemmKernel run = transposed(k);
   resolve_settings(run);
   k = transposed(run);

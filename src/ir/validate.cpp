@@ -435,11 +435,20 @@ class Validator {
 
 // A swap transposes a GEMM; a convolution's implicit GEMM has its operands fixed
 // by the tensors (activation, filter), and the sm80 conv kernels have no transposed form.
+// A grouped GEMM's host entry hands CUTLASS per-group pointer arrays in the program's order.
 bool check_operand_swap(const GemmKernel& k, Diagnostics& d) {
-  if (!k.swaps_operands() || !k.is_conv()) return true;
-  d.error(k.operand_swap.span, "with_operand_swap applies to GEMM kernels, not to a convolution",
-          "with_operand_swap(off) (or remove it) for " + std::string(name_of(k.conv->mode)) + " convolutions");
-  return false;
+  if (!k.swaps_operands()) return true;
+  if (k.is_conv()) {
+    d.error(k.operand_swap.span, "with_operand_swap applies to GEMM kernels, not to a convolution",
+            "with_operand_swap(off) (or remove it) for " + std::string(name_of(k.conv->mode)) + " convolutions");
+    return false;
+  }
+  if (k.is_grouped()) {
+    d.error(k.operand_swap.span, "with_operand_swap is not supported on grouped GEMMs in this version",
+            "with_operand_swap(off) (or remove it) for a grouped GEMM");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
