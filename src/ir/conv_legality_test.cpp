@@ -213,6 +213,35 @@ TEST(ConvProblem, TransposedIsTheForwardDgrad) {
   EXPECT_EQ(t.program.kernels[0].conv->output(1), 32);
 }
 
+// Depthwise auto settings: 8x8 x 64 channels x all taps on 4 warps, 3 stages; narrower channel tiles
+// for channel counts that 64 does not divide; smaller stages and output tiles for wide strides.
+TEST(ConvProblem, DepthwiseAutoSettings) {
+  FrontendResult r = run_frontend(
+      "t.dsl", "kernel a = conv2d(fprop, n = 32, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
+               "groups = 512).with_arch(sm80).with_types(f32)\n"
+               "kernel b = conv2d(fprop, n = 2, h = 33, w = 31, c = 48, k = 48, r = 3, s = 3, pad = 1, "
+               "groups = 48).with_arch(sm80).with_types(f16)\n"
+               "kernel c = conv2d(fprop, n = 2, h = 224, w = 224, c = 64, k = 64, r = 3, s = 3, pad = 1, stride = 3, "
+               "groups = 64).with_arch(sm80).with_types(f32)\n");
+  ASSERT_TRUE(r.ok) << r.diags->render();
+  const ir::GemmKernel& a = r.program.kernels[0];
+  EXPECT_EQ(a.math.value, ir::MathPath::simt);
+  EXPECT_EQ(a.tile.value, (ir::Shape3{64, 64, 9}));
+  EXPECT_EQ(a.warps.value, (ir::Shape3{4, 1, 1}));
+  EXPECT_EQ(a.stages.value, 3);
+  EXPECT_EQ(a.align_a.value, 4);
+  EXPECT_EQ(a.align_b.value, 4);
+  EXPECT_EQ(a.align_c.value, 4);
+  const ir::GemmKernel& b = r.program.kernels[1];
+  EXPECT_EQ(b.tile.value, (ir::Shape3{64, 16, 9}));
+  EXPECT_EQ(b.align_a.value, 8);
+  // Stride 3: a 24x24 activation tile per 8x8 output tile fits neither 3 nor 2 times; 12x24 per 4x8 fits 3 times.
+  const ir::GemmKernel& c = r.program.kernels[2];
+  EXPECT_EQ(c.tile.value, (ir::Shape3{32, 64, 9}));
+  EXPECT_EQ(c.warps.value, (ir::Shape3{2, 1, 1}));
+  EXPECT_EQ(c.stages.value, 3);
+}
+
 TEST(ConvProblem, ImplicitGemmExtents) {
   FrontendResult r = run_frontend(
       "t.dsl", "kernel f = conv2d(fprop, n = 8, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)"

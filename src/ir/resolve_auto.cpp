@@ -111,15 +111,21 @@ void resolve_sm90(GemmKernel& k) {
   choose(k.scheduler, TileScheduler::persistent);
 }
 
-// Depthwise: 8x8 output pixels by up to 64 channels per CTA, all r x s taps, four warps of 16
-// pixels (a 4x4, 2x4 or 2x2 thread tile by tile N), and 3 stages unless only 2 fit (a large stride
-// or dilation widens the activation tile).
+// Depthwise: 8x8 output pixels by up to 64 channels per CTA, all r x s taps, warps of 16 pixels
+// (a 4x4, 2x4 or 2x2 thread tile by tile N) and 3 stages. A stride or dilation widens the
+// activation tile in shared memory: then 2 stages, then 4x8 and 4x4 output tiles, until one fits.
 void resolve_sm80_depthwise(GemmKernel& k) {
   const int64_t channels = k.conv->k.value;
   const int tile_n = channels % 64 == 0 ? 64 : channels % 32 == 0 ? 32 : 16;
-  choose(k.tile, Shape3{64, tile_n, static_cast<int>(k.conv->filter[1].value * k.conv->filter[2].value)});
-  choose(k.warps, Shape3{4, 1, 1});
-  choose(k.stages, depthwise_smem_bytes(k, 3) <= kSmemCapacityBytes ? 3 : 2);
+  const int taps = static_cast<int>(k.conv->filter[1].value * k.conv->filter[2].value);
+  for (int tile_m : {64, 32, 16}) {
+    choose(k.tile, Shape3{tile_m, tile_n, taps});
+    choose(k.warps, Shape3{std::max(k.tile.value.m / 16, 1), 1, 1});
+    for (int stages : {3, 2}) {
+      choose(k.stages, stages);
+      if (depthwise_smem_bytes(k, k.stages.value) <= kSmemCapacityBytes) return;
+    }
+  }
 }
 
 void resolve_sm80(GemmKernel& k) {
