@@ -107,7 +107,8 @@ CASES = [
     ("sm80_fprop3d_bf16_silu", "conv3d(fprop, n = 2, d = 8, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
                                "pad = 1).with_arch(sm80).with_types(bf16).with_epilogue(silu)", {}),
     # Depthwise (groups = c = k): the sm80 direct convolution. level1/022's kernel at batch 4, then partial
-    # output tiles (odd extents, stride 2, a dynamic batch), a 5x5 dilated filter with C read, and f16 math.
+    # output tiles (odd extents, stride 2, a dynamic batch), a 5x5 dilated filter with C read, a partial
+    # channel tile, and f16 accumulation.
     ("sm80_depthwise_f32_022", "conv2d(fprop, n = 4, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
                                "groups = 512).with_arch(sm80).with_types(f32)", {"threshold": EXACT_F32}),
     ("sm80_depthwise_f16_strided_relu", "conv2d(fprop, n = dynamic, h = 57, w = 45, c = 96, k = 96, r = 3, s = 3, "
@@ -116,6 +117,10 @@ CASES = [
     ("sm80_depthwise_bf16_5x5_dilated_residual", "conv2d(fprop, n = 2, h = 40, w = 40, c = 64, k = 64, r = 5, s = 5, "
                                                  "pad = 4, dilation = 2, groups = 64).with_arch(sm80)"
                                                  ".with_types(bf16).with_epilogue(beta(1.0), silu)", {}),
+    # 40 channels: auto tile N 16, so the last channel tile is half full.
+    ("sm80_depthwise_f32_partial_channel_tile", "conv2d(fprop, n = 2, h = 20, w = 20, c = 40, k = 40, r = 3, s = 3, "
+                                                "pad = 1, groups = 40).with_arch(sm80).with_types(f32)",
+     {"threshold": EXACT_F32}),
     ("sm80_depthwise_f16_acc16_tile16", "conv2d(fprop, n = 2, h = 33, w = 31, c = 48, k = 48, r = 3, s = 3, pad = 1, "
                                         "groups = 48).with_arch(sm80).with_types(a = f16, acc = f16)"
                                         ".with_tile(16, 16, 9).with_warps(1, 1, 1)",
