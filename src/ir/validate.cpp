@@ -83,8 +83,9 @@ class Validator {
             a == DType::f16 ? "acc = f32 or f16" : "acc = f32");
     if (k_.acc.value == DType::f16 && k_.arch.value == Arch::sm90a && !k_.epilogue.empty())
       error(k_.acc.span, "an f16 accumulator cannot feed a fused epilogue here", "acc = f32");
-    // Math path against input type (a depthwise conv is always SIMT: validate_depthwise.h).
+    // Math path against input type.
     if (depthwise()) {
+      // Always SIMT, for every input type (validate_depthwise.h).
     } else if (a == DType::f32) {
       if (m == MathPath::tensor_op || m == MathPath::fast_accum)
         error(k_.math.span, "f32 inputs have no '" + std::string(name_of(m)) + "' path",

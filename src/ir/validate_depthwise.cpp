@@ -40,6 +40,7 @@ class DepthwiseValidator {
             "conv2d fprop with groups = c = k, or groups = 1");
       return false;
     }
+    if (is_fp8(k_.a.value)) return false;  // the sm80 rule says fp8 needs sm90a
     check_types();
     check_channels();
     check_tile();
@@ -54,7 +55,6 @@ class DepthwiseValidator {
 
   void check_types() {
     const DType a = k_.a.value;
-    if (is_fp8(a)) return;  // the sm80 rule speaks
     if (k_.d.value != a)
       error(k_.d.span, "the direct convolution writes D in its input type: " + tname(a) + ", not " +
                            tname(k_.d.value),
