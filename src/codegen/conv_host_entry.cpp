@@ -1,6 +1,7 @@
 #include "codegen/conv_host_entry.h"
 
 #include "codegen/conv_types.h"
+#include "codegen/depthwise_types.h"
 #include "codegen/text_template.h"
 
 namespace ucutlass::codegen {
@@ -50,7 +51,7 @@ inline int conv_output_extent(int in, int pad, int filter, int stride, int dilat
   const int span = dilation * (filter - 1) + 1;
   return in + 2 * pad < span ? 0 : (in + 2 * pad - span) / stride + 1;
 }
-$SM90_HELPERS$
+$SM90_HELPERS$$DIRECT_HELPERS$
 }  // namespace detail
 )CPP";
 
@@ -138,7 +139,7 @@ $CHECKS$  (void)out_z; (void)out_p; (void)out_q;  // the problem shape derives t
 
 constexpr std::string_view kSm80ConvArguments = R"CPP(inline Status make_arguments(const ConvParams& p, typename Conv::Arguments& args) {
 $CHECKS$  const $PROBLEM_TYPE$ problem($PROBLEM_ARGS$,
-      cutlass::conv::Mode::kCrossCorrelation, 1, p.groups);
+      cutlass::conv::Mode::kCrossCorrelation, $SLICES$, p.groups);
   // 2.x tensor refs are non-const; the kernel only reads A, B and C.
   const cutlass::TensorRef<ElementA, LayoutA> ref_a(static_cast<ElementA*>(const_cast<void*>(p.a)),
       LayoutA::packed(cutlass::conv::implicit_gemm_tensor_a_extent(kConvOp, problem)));
@@ -147,7 +148,7 @@ $CHECKS$  const $PROBLEM_TYPE$ problem($PROBLEM_ARGS$,
   const LayoutC layout_c = LayoutC::packed(cutlass::conv::implicit_gemm_tensor_c_extent(kConvOp, problem));
   const cutlass::TensorRef<ElementD, LayoutC> ref_c(static_cast<ElementD*>(const_cast<void*>($SOURCE$)), layout_c);
   const cutlass::TensorRef<ElementD, LayoutC> ref_d(static_cast<ElementD*>(p.d), layout_c);
-  args = typename Conv::Arguments(problem, ref_a, ref_b, ref_c, ref_d, typename EpilogueOp::Params(p.alpha, $BETA$));
+  args = typename Conv::Arguments(problem, ref_a, ref_b, ref_c, ref_d, typename EpilogueOp::Params(p.alpha, $BETA$)$MORE$);
   return Status{0, nullptr};
 }
 )CPP";
@@ -253,6 +254,7 @@ std::string sm90_arguments(const GemmKernel& k) {
 
 std::string sm80_arguments(const GemmKernel& k) {
   const bool three = sm80_conv_rank(*k.conv) == 3;
+  const bool depthwise = k.conv->is_depthwise();
   const std::string args =
       three ? "\n      p.n, p.in_d, p.in_h, p.in_w, p.in_c, p.out_c, p.t, p.r, p.s, out_z, out_p, out_q,\n"
               "      p.pad[0], p.pad[1], p.pad[2], p.stride[0], p.stride[1], p.stride[2],\n"
@@ -260,11 +262,15 @@ std::string sm80_arguments(const GemmKernel& k) {
             : "\n      p.n, p.in_h, p.in_w, p.in_c, p.out_c, p.r, p.s, out_p, out_q,\n"
               "      p.pad[1], p.pad[2], p.stride[1], p.stride[2], p.dilation[1], p.dilation[2]";
   return fill(kSm80ConvArguments,
-              {{"CHECKS", checks(k) + (three ? "" : "  (void)out_z;  // conv2d (and conv1d as conv2d): depth is 1\n")},
+              {{"CHECKS", checks(k) + (three ? "" : "  (void)out_z;  // conv2d (and conv1d as conv2d): depth is 1\n") +
+                              (depthwise ? emit_depthwise_cta_slices() : "")},
                {"PROBLEM_TYPE", three ? "cutlass::conv::Conv3dProblemSize" : "cutlass::conv::Conv2dProblemSize"},
                {"PROBLEM_ARGS", args},
                {"SOURCE", k.has_source() ? "p.c" : "p.d"},
-               {"BETA", k.has_source() ? "p.beta" : "0.0f"}});
+               {"BETA", k.has_source() ? "p.beta" : "0.0f"},
+               // The direct (depthwise) convolution: CTAs per channel tile, and its reordered filter.
+               {"SLICES", depthwise ? "slices" : "1"},
+               {"MORE", depthwise ? emit_depthwise_reordered_filter_argument() : ""}});
 }
 
 }  // namespace
@@ -283,7 +289,8 @@ bool program_has_conv(const ir::Program& p, ir::Arch arch) {
 
 std::string emit_conv_host_prelude(const ir::Program& p) {
   if (!program_has_conv(p)) return "";
-  return fill(kConvPrelude, {{"SM90_HELPERS", program_has_conv(p, ir::Arch::sm90a) ? std::string(kSm90Helpers) : ""}});
+  return fill(kConvPrelude, {{"SM90_HELPERS", program_has_conv(p, ir::Arch::sm90a) ? std::string(kSm90Helpers) : ""},
+                             {"DIRECT_HELPERS", emit_depthwise_host_helpers(p)}});
 }
 
 std::string emit_conv_make_arguments(const GemmKernel& k) {
@@ -296,7 +303,10 @@ std::string emit_conv_host_entry(const GemmKernel& k) {
   std::string summary = std::string(ir::name_of(k.arch.value)) + " " + ir::conv_op_name(p) + " " +
                         std::string(ir::name_of(p.mode)) + ": " + r.a + " (A), " + r.b + " (B) -> " + r.d + " (D), " +
                         std::string(ir::name_of(k.a.value)) + " -> " + std::string(ir::name_of(k.d.value)) + ", C " +
-                        (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias per output channel" : "");
+                        (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias per output channel" : "") +
+                        (k.arch.value == ir::Arch::sm80 && p.is_depthwise()
+                             ? "; depthwise, the direct convolution (workspace: the filter reordered, k * r * s elements)"
+                             : "");
   return fill(kConvEntry, {{"NAME", k.name}, {"SUMMARY", summary}});
 }
 

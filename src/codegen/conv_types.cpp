@@ -1,6 +1,7 @@
 #include "codegen/conv_types.h"
 
 #include "codegen/cutlass_names.h"
+#include "codegen/depthwise_types.h"
 #include "codegen/kernel_types.h"
 #include "codegen/text_template.h"
 
@@ -167,6 +168,7 @@ std::string emit_sm90_conv_types(const GemmKernel& k) {
 }
 
 std::string emit_sm80_conv_types(const GemmKernel& k) {
+  if (k.conv->is_depthwise()) return emit_sm80_depthwise_types(k);
   const ir::ConvProblem& p = *k.conv;
   const int rank = sm80_conv_rank(p);
   const char* pass = p.mode == ConvMode::fprop ? "Fprop" : p.mode == ConvMode::dgrad ? "Dgrad" : "Wgrad";

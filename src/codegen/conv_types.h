@@ -9,7 +9,8 @@
 //          conv::device::ConvUniversalAdapter
 //   SM80:  conv::kernel::DefaultConv{2,3}d{Fprop,Dgrad,Wgrad} (implicit GEMM,
 //          optimized iterators) -> conv::device::ImplicitGemmConvolution;
-//          conv1d runs as conv2d with H = R = 1.
+//          conv1d runs as conv2d with H = R = 1. Depthwise (groups = c = k)
+//          runs CUTLASS's direct convolution instead (depthwise_types.h).
 #include <string>
 
 #include "ir/gemm_kernel.h"

@@ -6,6 +6,7 @@
 #include "codegen/bindings.h"
 #include "codegen/conv_host_entry.h"
 #include "codegen/conv_types.h"
+#include "codegen/depthwise_types.h"
 #include "codegen/grouped_gemm.h"
 #include "codegen/host_entry.h"
 #include "codegen/kernel_types.h"
@@ -24,8 +25,8 @@ bool uses_gemm(const ir::Program& p, ir::Arch arch) {
   return false;
 }
 
-// Convolutions: the SM90 conv builder (with the GEMM epilogue builder it pairs with) and the
-// SM80 implicit-GEMM defaults, each only when used.
+// Convolutions: the SM90 conv builder (with the GEMM epilogue builder it pairs with), the
+// SM80 implicit-GEMM defaults and the SM80 direct (depthwise) convolution, each only when used.
 std::string conv_includes(const ir::Program& p) {
   std::string s;
   if (program_has_conv(p, ir::Arch::sm90a))
@@ -50,6 +51,9 @@ std::string conv_includes(const ir::Program& p) {
          "#include \"cutlass/gemm/threadblock/threadblock_swizzle.h\"\n"
          "#include \"cutlass/epilogue/thread/linear_combination.h\"\n"
          "#include \"cutlass/epilogue/thread/linear_combination_generic.h\"\n";
+  if (program_has_depthwise(p))
+    s += "#include \"cutlass/conv/kernel/default_depthwise_fprop.h\"\n"
+         "#include \"cutlass/conv/device/direct_convolution.h\"\n";
   return s;
 }
 

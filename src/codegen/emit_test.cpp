@@ -254,6 +254,26 @@ Program conv_sm80_grouped() {
   return r.program;
 }
 
+// sm80 depthwise (groups = c = k): CUTLASS's direct convolution. The level1/022 shape in f32 with
+// auto settings, and f16 with a dynamic batch, stride 2, an explicit 4x8 output tile of 32 channels,
+// C read (beta) and ReLU.
+Program conv_sm80_depthwise() {
+  FrontendResult r = run_frontend(
+      "conv_sm80_depthwise.dsl",
+      "kernel depthwise = conv2d(fprop, n = 32, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, groups = 512)\n"
+      "  .with_arch(sm80)\n"
+      "  .with_types(f32)\n"
+      "kernel depthwise_strided = conv2d(fprop, n = dynamic, h = 56, w = 56, c = 256, k = 256, r = 3, s = 3, pad = 1,\n"
+      "                                  stride = 2, groups = 256)\n"
+      "  .with_arch(sm80)\n"
+      "  .with_types(f16)\n"
+      "  .with_tile(32, 32, 9)\n"
+      "  .with_warps(2, 1, 1)\n"
+      "  .with_epilogue(beta(1.0), relu)\n");
+  if (!r.ok) throw std::runtime_error("conv_sm80_depthwise does not pass the front end");
+  return r.program;
+}
+
 // sm80 strided conv3d dgrad: CUTLASS 4.2 has it with analytic iterators only.
 Program conv_sm80_dgrad3d_strided() {
   FrontendResult r = run_frontend(
@@ -284,6 +304,7 @@ const GoldenCase kCases[] = {
     {"conv_sm90_dgrad_wgrad", conv_sm90_dgrad_wgrad},
     {"conv_sm80_grouped", conv_sm80_grouped},
     {"conv_sm80_dgrad3d_strided", conv_sm80_dgrad3d_strided},
+    {"conv_sm80_depthwise", conv_sm80_depthwise},
     {"sm90_mlp_pipeline", sm90_mlp_pipeline},
     {"sm90_operand_swap", sm90_operand_swap},
     {"sm90_grouped_gemm", sm90_grouped_gemm},

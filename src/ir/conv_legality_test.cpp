@@ -36,6 +36,9 @@ TEST_P(ConvLegality, ExactDiagnostics) {
 }
 
 #define FPROP_BF16 "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 128, r = 3, s = 3, pad = 1)"
+#define DW_SM80                                                                                                    \
+  "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, groups = 64)"            \
+  ".with_arch(sm80)"
 
 INSTANTIATE_TEST_SUITE_P(
     Rules, ConvLegality,
@@ -135,10 +138,50 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"sm80_grouped", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
                             "groups = 2).with_arch(sm80).with_types(bf16)",
             {}},
-        Row{"sm80_depthwise", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
-                              "groups = 64).with_arch(sm80).with_types(f32)",
-            {"1:97: depthwise convolutions (groups = c = k = 64) are not yet emitted; CUTLASS runs them as direct SIMT "
-             "convolutions"}},
+        // sm80 depthwise (groups = c = k): CUTLASS's direct convolution (validate_depthwise.h).
+        Row{"sm80_depthwise", DW_SM80 ".with_types(f32)", {}},
+        Row{"sm80_depthwise_bf16", DW_SM80 ".with_types(bf16).with_epilogue(relu)", {}},
+        Row{"sm80_depthwise_f16_dynamic_strided",
+            "kernel k = conv2d(fprop, n = dynamic, h = dynamic, w = dynamic, c = 256, k = 256, r = 3, s = 3, "
+            "pad = 1, stride = 2, groups = 256).with_arch(sm80).with_types(f16).with_tile(32, 32, 9)"
+            ".with_warps(2, 1, 1)",
+            {}},
+        Row{"sm80_depthwise_5x5_dilated", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 5, "
+                                          "s = 5, pad = 4, dilation = 2, groups = 64).with_arch(sm80).with_types(f32)",
+            {}},
+        Row{"sm80_depthwise_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
+                                    "pad = 1, groups = 64).with_arch(sm80).with_types(f32)",
+            {"1:97: sm80 depthwise convolutions are fprop conv2d only (CUTLASS's direct convolution, "
+             "DefaultDepthwiseDirect2dConvFprop), not conv2d dgrad"}},
+        Row{"sm80_depthwise_conv1d", "kernel k = conv1d(fprop, n = 8, w = 56, c = 64, k = 64, s = 3, pad = 1, "
+                                     "groups = 64).with_arch(sm80).with_types(f32)",
+            {"1:82: sm80 depthwise convolutions are fprop conv2d only (CUTLASS's direct convolution, "
+             "DefaultDepthwiseDirect2dConvFprop), not conv1d fprop"}},
+        Row{"sm80_depthwise_math", DW_SM80 ".with_types(f32).with_math(tf32)", {"1:143: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), not 'tf32'"}},
+        Row{"sm80_depthwise_output_type", DW_SM80 ".with_types(a = f16, d = f32)", {"1:141: the direct convolution writes D in its input type: f16, not f32"}},
+        Row{"sm80_depthwise_channels", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 6, k = 6, r = 3, s = 3, "
+                                       "pad = 1, groups = 6).with_arch(sm80).with_types(f32)",
+            {"1:53: the direct convolution loads 16-byte vectors of channels: c = 6 f32 channels are 24 bytes per "
+             "pixel"}},
+        Row{"sm80_depthwise_alignment", DW_SM80 ".with_types(f32).with_alignment(a = 2)", {"1:152: the direct convolution moves 16-byte vectors; alignment a = 2 is 8 bytes"}},
+        Row{"sm80_depthwise_tile_k", DW_SM80 ".with_types(f32).with_tile(64, 64, 8)", {"1:133: tile K of a depthwise convolution is the filter's r x s = 9 taps, not 8"}},
+        Row{"sm80_depthwise_tile_n", DW_SM80 ".with_types(f32).with_tile(64, 48, 9)", {"1:133: tile N = 48 is the channels per CTA, which one warp spans; the direct convolution's lane layout "
+             "takes 16, 32, 64 or 128"}},
+        Row{"sm80_depthwise_tile_m", DW_SM80 ".with_types(f32).with_tile(48, 64, 9)", {"1:133: tile M = 48 is the output pixels per CTA tile (out_h x out_w), which must be a power of two in "
+             "[4, 256]"}},
+        Row{"sm80_depthwise_warps", DW_SM80 ".with_types(f32).with_warps(2, 2, 1)", {"1:133: warps 2x2x1 do not suit the direct convolution: each warp spans all channels and an equal part "
+             "of the 64 output pixels"}},
+        Row{"sm80_depthwise_thread_tile", DW_SM80 ".with_types(f32).with_tile(128, 64, 9).with_warps(1, 1, 1)",
+            {"1:155: a warp of 128 output pixels with 1 lane group along pixels (tile N = 64) has no thread tile in "
+             "CUTLASS that divides the 8x16 output tile"}},
+        Row{"sm80_depthwise_stages", DW_SM80 ".with_types(f32).with_stages(1)", {"1:145: the direct convolution's pipeline takes 2 to 8 stages, not 1"}},
+        Row{"sm80_depthwise_smem", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 128, k = 128, r = 3, s = 3, "
+                                   "pad = 1, groups = 128).with_arch(sm80).with_types(f32).with_tile(256, 128, 9)"
+                                   ".with_warps(8, 1, 1).with_stages(2)",
+            {"1:191: 2 stages of the 16x16x128 output tile need 344064 bytes of shared memory (activation tiles grow "
+             "with stride and dilation), more than 232448"}},
+        Row{"sm80_depthwise_swizzle", DW_SM80 ".with_types(f32).with_raster(swizzle = 2)", {"1:155: the direct convolution's grid is one row of channel tiles, so it takes no swizzle"}},
+        Row{"sm80_depthwise_bias", DW_SM80 ".with_types(f32).with_epilogue(bias(col))", {"1:147: a fused bias is not supported on sm80 in this version"}},
         Row{"sm80_grouped_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
                                   "pad = 1, groups = 2).with_arch(sm80).with_types(bf16)",
             {"1:97: sm80 grouped convolutions are fprop conv2d and conv1d only (DefaultConv2dGroupFprop), not conv2d "
@@ -155,6 +198,7 @@ INSTANTIATE_TEST_SUITE_P(
     [](const ::testing::TestParamInfo<Row>& info) { return std::string(info.param.name); });
 
 #undef FPROP_BF16
+#undef DW_SM80
 
 // A transposed convolution is the dgrad of its forward problem: same canonical text, same kernel.
 TEST(ConvProblem, TransposedIsTheForwardDgrad) {
@@ -167,6 +211,35 @@ TEST(ConvProblem, TransposedIsTheForwardDgrad) {
   ASSERT_TRUE(d.ok) << d.diags->render();
   EXPECT_EQ(ir::canonical_text(t.program), ir::canonical_text(d.program));
   EXPECT_EQ(t.program.kernels[0].conv->output(1), 32);
+}
+
+// Depthwise auto settings: 8x8 x 64 channels x all taps on 4 warps, 3 stages; narrower channel tiles
+// for channel counts that 64 does not divide; smaller stages and output tiles for wide strides.
+TEST(ConvProblem, DepthwiseAutoSettings) {
+  FrontendResult r = run_frontend(
+      "t.dsl", "kernel a = conv2d(fprop, n = 32, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
+               "groups = 512).with_arch(sm80).with_types(f32)\n"
+               "kernel b = conv2d(fprop, n = 2, h = 33, w = 31, c = 48, k = 48, r = 3, s = 3, pad = 1, "
+               "groups = 48).with_arch(sm80).with_types(f16)\n"
+               "kernel c = conv2d(fprop, n = 2, h = 224, w = 224, c = 64, k = 64, r = 3, s = 3, pad = 1, stride = 3, "
+               "groups = 64).with_arch(sm80).with_types(f32)\n");
+  ASSERT_TRUE(r.ok) << r.diags->render();
+  const ir::GemmKernel& a = r.program.kernels[0];
+  EXPECT_EQ(a.math.value, ir::MathPath::simt);
+  EXPECT_EQ(a.tile.value, (ir::Shape3{64, 64, 9}));
+  EXPECT_EQ(a.warps.value, (ir::Shape3{4, 1, 1}));
+  EXPECT_EQ(a.stages.value, 3);
+  EXPECT_EQ(a.align_a.value, 4);
+  EXPECT_EQ(a.align_b.value, 4);
+  EXPECT_EQ(a.align_c.value, 4);
+  const ir::GemmKernel& b = r.program.kernels[1];
+  EXPECT_EQ(b.tile.value, (ir::Shape3{64, 16, 9}));
+  EXPECT_EQ(b.align_a.value, 8);
+  // Stride 3: a 24x24 activation tile per 8x8 output tile fits neither 3 nor 2 times; 12x24 per 4x8 fits 3 times.
+  const ir::GemmKernel& c = r.program.kernels[2];
+  EXPECT_EQ(c.tile.value, (ir::Shape3{32, 64, 9}));
+  EXPECT_EQ(c.warps.value, (ir::Shape3{2, 1, 1}));
+  EXPECT_EQ(c.stages.value, 3);
 }
 
 TEST(ConvProblem, ImplicitGemmExtents) {

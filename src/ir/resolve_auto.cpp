@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "ir/operand_swap.h"
+#include "ir/validate.h"
 #include "ir/validate_conv.h"
+#include "ir/validate_depthwise.h"
 
 namespace ucutlass::ir {
 
@@ -19,6 +21,11 @@ int64_t contiguous_a(const GemmKernel& k) { return k.layout_a.value == Layout::r
 int64_t contiguous_b(const GemmKernel& k) { return k.layout_b.value == Layout::col ? k.k.value : k.n.value; }
 int64_t contiguous_c(const GemmKernel& k) { return k.layout_c.value == Layout::row ? k.n.value : k.m.value; }
 
+// sm80 runs depthwise convolutions with CUTLASS's direct (SIMT) convolution (validate_depthwise.h).
+bool is_sm80_depthwise(const GemmKernel& k) {
+  return k.is_conv() && k.arch.value == Arch::sm80 && k.conv->is_depthwise();
+}
+
 bool is_cpasync(KernelSchedule s) {
   return s == KernelSchedule::cpasync || s == KernelSchedule::cpasync_cooperative ||
          s == KernelSchedule::cpasync_pingpong;
@@ -32,7 +39,7 @@ void resolve_types(GemmKernel& k) {
   // C is read only when beta can be non-zero or a custom step reads c; then it has D's type.
   if (k.c.is_auto) k.c.value = k.beta.value != 0.0 || k.reads_source_in_steps() ? k.d.value : DType::void_;
   choose(k.acc, DType::f32);
-  choose(k.math, f32_in ? MathPath::tf32 : MathPath::tensor_op);
+  choose(k.math, is_sm80_depthwise(k) ? MathPath::simt : f32_in ? MathPath::tf32 : MathPath::tensor_op);
   for (EpilogueStep& s : k.epilogue)
     if (s.kind == EpilogueStep::Kind::bias && s.bias_type == DType::void_) s.bias_type = k.d.value;
   for (EpilogueExtra& x : k.extras)
@@ -46,7 +53,7 @@ void resolve_alignment(GemmKernel& k) {
   choose(k.align_b, natural_alignment(k.b.value, k.is_conv() ? cc.b : contiguous_b(k)));
   DType cd = k.has_source() ? (bits_of(k.c.value) > bits_of(k.d.value) ? k.c.value : k.d.value) : k.d.value;
   choose(k.align_c, natural_alignment(cd, k.is_conv() ? cc.d : contiguous_c(k)));
-  if (k.arch.value == Arch::sm80 && k.math.value == MathPath::simt) {
+  if (k.arch.value == Arch::sm80 && k.math.value == MathPath::simt && !is_sm80_depthwise(k)) {
     choose(k.align_a, 1);
     choose(k.align_b, 1);
     choose(k.align_c, 1);
@@ -109,10 +116,29 @@ void resolve_sm90(GemmKernel& k) {
   choose(k.scheduler, TileScheduler::persistent);
 }
 
+// Depthwise: 8x8 output pixels by up to 64 channels per CTA, all r x s taps, warps of 16 pixels
+// (a 4x4, 2x4 or 2x2 thread tile by tile N) and 3 stages. A stride or dilation widens the
+// activation tile in shared memory: then 2 stages, then 4x8 and 4x4 output tiles, until one fits.
+void resolve_sm80_depthwise(GemmKernel& k) {
+  const int64_t channels = k.conv->k.value;
+  const int tile_n = channels % 64 == 0 ? 64 : channels % 32 == 0 ? 32 : 16;
+  const int taps = static_cast<int>(k.conv->filter[1].value * k.conv->filter[2].value);
+  for (int tile_m : {64, 32, 16}) {
+    choose(k.tile, Shape3{tile_m, tile_n, taps});
+    choose(k.warps, Shape3{std::max(k.tile.value.m / 16, 1), 1, 1});
+    for (int stages : {3, 2}) {
+      choose(k.stages, stages);
+      if (depthwise_smem_bytes(k, k.stages.value) <= kSmemCapacityBytes) return;
+    }
+  }
+}
+
 void resolve_sm80(GemmKernel& k) {
   bool simt = k.math.value == MathPath::simt;
   int bits = bits_of(k.a.value);
-  if (simt) {
+  if (is_sm80_depthwise(k)) {
+    resolve_sm80_depthwise(k);
+  } else if (simt) {
     choose(k.tile, Shape3{128, 128, 8});
     choose(k.warps, Shape3{4, 2, 1});
     choose(k.stages, 4);
@@ -126,7 +152,7 @@ void resolve_sm80(GemmKernel& k) {
     choose(k.stages, 4);
   }
   // A grouped conv's N tile must lie inside one group or cover whole groups (validate_conv.h).
-  if (k.is_conv() && k.conv->groups.value > 1 && k.tile.is_auto) {
+  if (k.is_conv() && k.conv->groups.value > 1 && !k.conv->is_depthwise() && k.tile.is_auto) {
     const int64_t per_group = k.conv->k.value / k.conv->groups.value;
     k.tile.value.n = per_group % 128 == 0 ? 128 : per_group % 64 == 0 || 64 % per_group == 0 ? 64 : 128;
   }

@@ -54,7 +54,8 @@ class Validator {
       if (!conv) check_sm90_scheduler();
       check_sm90_ignored_settings();
     } else {
-      check_sm80_tile();
+      // A depthwise conv runs the direct (SIMT) convolution, whose tile rules are its own (validate_depthwise.h).
+      if (!depthwise()) check_sm80_tile();
       check_sm80_misc();
       check_sm80_epilogue();
     }
@@ -67,6 +68,7 @@ class Validator {
     d_.error(s, std::move(msg), std::move(legal), std::move(hint));
   }
   std::string tname(DType t) const { return std::string(name_of(t)); }
+  bool depthwise() const { return k_.is_conv() && k_.arch.value == Arch::sm80 && k_.conv->is_depthwise(); }
 
   // ---- rules shared by both architectures --------------------------------
 
@@ -91,7 +93,9 @@ class Validator {
     if (k_.acc.value == DType::f16 && k_.arch.value == Arch::sm90a && !k_.epilogue.empty())
       error(k_.acc.span, "an f16 accumulator cannot feed a fused epilogue here", "acc = f32");
     // Math path against input type.
-    if (a == DType::f32) {
+    if (depthwise()) {
+      // Always SIMT, for every input type (validate_depthwise.h).
+    } else if (a == DType::f32) {
       if (m == MathPath::tensor_op || m == MathPath::fast_accum)
         error(k_.math.span, "f32 inputs have no '" + std::string(name_of(m)) + "' path",
               "tf32 (fast, ~1e-3 relative error), tf32x3 (near-f32 accuracy), simt (exact f32)");
@@ -390,7 +394,7 @@ class Validator {
                                   std::string(name_of(k_.schedule.value)) + "'",
             "multistage or auto");
     if (is_fp8(k_.a.value)) error(k_.a.span, "fp8 tensor cores need sm90a", "f16, bf16, f32 on sm80");
-    if (k_.math.value == MathPath::simt &&
+    if (k_.math.value == MathPath::simt && !depthwise() &&
         (k_.a.value != DType::f32 || k_.d.value != DType::f32))
       error(k_.math.span, "the SIMT path computes f32 in and out", "with_types(f32)");
     if (k_.scheduler.value == TileScheduler::split_k && k_.batch.value > 1)

@@ -4,6 +4,8 @@
 #include <string>
 #include <tuple>
 
+#include "ir/validate_depthwise.h"
+
 namespace ucutlass::ir {
 
 namespace {
@@ -116,8 +118,8 @@ class ConvValidator {
       const Setting<int>& a = *aligns[i];
       if (a.value <= 0 || extents[i] % a.value == 0) continue;
       error(a.span, std::string(names[i]) + " holds " + str(extents[i]) + " contiguous channels" +
-                        (p_.groups.value > 1 ? " per group" : "") + ", which alignment " + str(a.value) +
-                        " does not divide",
+                        (p_.groups.value > 1 && !p_.is_depthwise() ? " per group" : "") + ", which alignment " +
+                        str(a.value) + " does not divide",
             "an alignment that divides " + str(extents[i]), "with_alignment(" +
                 std::string(i == 0 ? "a" : i == 1 ? "b" : "c") + " = auto)");
     }
@@ -144,7 +146,7 @@ class ConvValidator {
             "sm90a convolutions in CUTLASS 4.2 take groups = 1 (" +
                 std::string(p_.is_depthwise() ? "depthwise is groups = c" : "grouped") + ", groups = " +
                 str(p_.groups.value) + ")",
-            "groups = 1 on sm90a", p_.is_depthwise() ? "depthwise convolutions are not yet emitted on sm80 either"
+            "groups = 1 on sm90a", p_.is_depthwise() ? "with_arch(sm80): CUTLASS's direct depthwise convolution"
                                                      : "with_arch(sm80): grouped fprop (DefaultConv2dGroupFprop)");
       return;  // the channel rules below assume one group
     }
@@ -239,8 +241,11 @@ class ConvValidator {
 
   // CUTLASS 2.x implicit GEMM (conv/kernel/default_conv{2,3}d_*.h, device/implicit_gemm_convolution.h).
   void check_sm80() {
-    if (p_.groups.value > 1) check_sm80_groups();
-    if (k_.math.value == MathPath::simt)
+    // Depthwise runs CUTLASS's direct (SIMT) convolution, not an implicit GEMM: its own rules.
+    const bool depthwise = p_.is_depthwise();
+    if (depthwise && !validate_depthwise(k_, d_)) return;
+    if (p_.groups.value > 1 && !depthwise) check_sm80_groups();
+    if (k_.math.value == MathPath::simt && !depthwise)
       error(k_.math.span, "the SIMT path is not emitted for convolutions", "tensor_op, tf32, tf32x3");
     if (p_.mode == ConvMode::dgrad)
       for (int i = p_.first_dim(); i < 3; ++i)
@@ -285,12 +290,6 @@ class ConvValidator {
   // DefaultConv2dGroupFprop: a CTA's N tile lies inside one group (kSingleGroup, optimized iterators)
   // or covers whole groups (kMultipleGroup, analytic iterators).
   void check_sm80_groups() {
-    if (p_.is_depthwise()) {
-      error(p_.groups.span, "depthwise convolutions (groups = c = k = " + str(p_.groups.value) +
-                                ") are not yet emitted; CUTLASS runs them as direct SIMT convolutions",
-            "groups < c (a grouped convolution), or groups = 1");
-      return;
-    }
     if (p_.mode != ConvMode::fprop || p_.dims == 3) {
       error(p_.groups.span, "sm80 grouped convolutions are fprop conv2d and conv1d only (DefaultConv2dGroupFprop), not " +
                                 op() + " " + std::string(name_of(p_.mode)),
@@ -313,6 +312,8 @@ class ConvValidator {
 }  // namespace
 
 ConvContiguous conv_contiguous_channels(const ConvProblem& p) {
+  // The direct convolution reads whole pixels of c channels and the filter reordered to [r * s, k].
+  if (p.is_depthwise()) return {p.c.value, p.k.value, p.k.value};
   const int64_t g = p.groups.value > 0 ? p.groups.value : 1;
   const int64_t c = p.c.value / g, k = p.k.value / g;
   switch (p.mode) {

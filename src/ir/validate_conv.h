@@ -19,8 +19,9 @@ namespace ucutlass::ir {
 // Appends diagnostics for `k` (which must be a conv kernel); returns true when legal.
 bool validate_conv(const GemmKernel& k, Diagnostics& diags);
 
-// The channels contiguous in memory for A, B and C/D of the pass (per group):
-// what the alignment of each operand must divide.
+// The channels contiguous in memory for A, B and C/D of the pass (per group;
+// a depthwise conv's direct kernel reads whole pixels of c channels and the
+// filter reordered to [r * s, k]): what the alignment of each operand must divide.
 struct ConvContiguous {
   int64_t a = 0, b = 0, d = 0;
 };

@@ -7,7 +7,7 @@ Usage (GPU machine, from the repository root, after scripts/build):
     python3 tests/nvcc/check_conv_gpu.py --dry-run      # CPU machine: no nvcc, no GPU (see below)
 
 Numerics: each case of CASES is one DSL program with one conv kernel (sm90a and sm80; fprop, dgrad, wgrad;
-1D, 2D, 3D; stride, padding, dilation; groups (sm80); tf32; fused bias and activations; C read as a residual; a transposed
+1D, 2D, 3D; stride, padding, dilation; groups and depthwise (sm80); tf32; fused bias and activations; C read as a residual; a transposed
 convolution through dgrad; a dynamic batch). All programs are built by one `ucutlass build --json -j JOBS`;
 a program that fails to build is recorded and the others still run. Each kernel runs through its C API
 (ctypes, `ucutlass_conv_params`) on channels-last tensors converted from PyTorch's NCHW ones, exactly as the
@@ -22,6 +22,9 @@ Benchmark (skipped by --no-bench): conv2d fprop 3x3, N = 8, C 64 -> 128, 512 x 1
   * f32 inputs: the ucutlass TF32 kernel against PyTorch's default f32 conv (cuDNN with
     torch.backends.cudnn.allow_tf32 as PyTorch sets it, True by default) and against exact f32
     (allow_tf32 = False); accuracy of each against float64 on one image.
+And problems/level1/022 (depthwise 3x3, groups = C = 512, N = 32, 64 x 64, pad 1, f32): the sm80 direct
+convolution against F.conv2d(groups = 512) on channels_last tensors, and against the NCHW call the
+problem's nn.Conv2d makes ("torch_nchw"; every benchmark reports it).
 Timing: CUDA events around each call, warm-up first, median and minimum over --iters runs.
 
 --torch-binding additionally compiles one emitted torch binding (fprop + bias + ReLU) with
@@ -54,9 +57,12 @@ import ucutlass_cli  # noqa: E402
 # Output type -> largest accepted max |out - ref| / (1 + |ref|). Inputs are scaled so the accumulator is
 # O(1); bf16 keeps 8 mantissa bits, f16 11; f32 outputs come from TF32 products (10-bit mantissa inputs).
 THRESHOLDS = {"bf16": 2e-2, "f16": 4e-3, "f32": 4e-3}
+# Depthwise f32 runs on CUDA cores in exact f32 (no TF32): a tighter bound (the "threshold" option).
+EXACT_F32 = 1e-5
 
 # One kernel per case: (name, DSL declaration after `kernel NAME = `, options).
-# Options: n = the batch to run a `n = dynamic` kernel with; transpose = also compare with conv_transpose2d.
+# Options: n = the batch to run a `n = dynamic` kernel with; transpose = also compare with conv_transpose2d;
+# threshold = the case's own error bound.
 CASES = [
     ("fprop2d_bf16_bias_relu", "conv2d(fprop, n = 4, h = 56, w = 56, c = 64, k = 128, r = 3, s = 3, pad = 1)"
                                ".with_types(bf16).with_epilogue(bias(col), relu)", {}),
@@ -100,17 +106,48 @@ CASES = [
                               "groups = 16).with_arch(sm80).with_types(f32).with_epilogue(relu)", {}),
     ("sm80_fprop3d_bf16_silu", "conv3d(fprop, n = 2, d = 8, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
                                "pad = 1).with_arch(sm80).with_types(bf16).with_epilogue(silu)", {}),
+    # Depthwise (groups = c = k): the sm80 direct convolution. level1/022's kernel at batch 4, then partial
+    # output tiles (odd extents, stride 2, a dynamic batch), a 5x5 dilated filter with C read, a partial
+    # channel tile, and f16 accumulation.
+    ("sm80_depthwise_f32_022", "conv2d(fprop, n = 4, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
+                               "groups = 512).with_arch(sm80).with_types(f32)", {"threshold": EXACT_F32}),
+    ("sm80_depthwise_f16_strided_relu", "conv2d(fprop, n = dynamic, h = 57, w = 45, c = 96, k = 96, r = 3, s = 3, "
+                                        "pad = 1, stride = 2, groups = 96).with_arch(sm80).with_types(f16)"
+                                        ".with_tile(32, 32, 9).with_warps(2, 1, 1).with_epilogue(relu)", {"n": 3}),
+    ("sm80_depthwise_bf16_5x5_dilated_residual", "conv2d(fprop, n = 2, h = 40, w = 40, c = 64, k = 64, r = 5, s = 5, "
+                                                 "pad = 4, dilation = 2, groups = 64).with_arch(sm80)"
+                                                 ".with_types(bf16).with_epilogue(beta(1.0), silu)", {}),
+    # 40 channels: auto tile N 16, so the last channel tile is half full.
+    ("sm80_depthwise_f32_partial_channel_tile", "conv2d(fprop, n = 2, h = 20, w = 20, c = 40, k = 40, r = 3, s = 3, "
+                                                "pad = 1, groups = 40).with_arch(sm80).with_types(f32)",
+     {"threshold": EXACT_F32}),
+    # The widest channel tile (128, 8x16 pixels, 2 stages) and the most warps (16, a 16x16 output tile).
+    ("sm80_depthwise_f32_tile128", "conv2d(fprop, n = 4, h = 30, w = 50, c = 256, k = 256, r = 3, s = 3, pad = 1, "
+                                   "groups = 256).with_arch(sm80).with_types(f32).with_tile(128, 128, 9)"
+                                   ".with_warps(4, 1, 1).with_stages(2)", {"threshold": EXACT_F32}),
+    ("sm80_depthwise_f16_16_warps", "conv2d(fprop, n = 4, h = 30, w = 50, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+                                    "groups = 64).with_arch(sm80).with_types(f16).with_tile(256, 64, 9)"
+                                    ".with_warps(16, 1, 1)", {}),
+    ("sm80_depthwise_f16_acc16_tile16", "conv2d(fprop, n = 2, h = 33, w = 31, c = 48, k = 48, r = 3, s = 3, pad = 1, "
+                                        "groups = 48).with_arch(sm80).with_types(a = f16, acc = f16)"
+                                        ".with_tile(16, 16, 9).with_warps(1, 1, 1)",
+     {"threshold": 1e-2}),  # 9 taps summed in f16: up to ~9 half-ulps of an O(1) value
 ]
 
 # The benchmark problem: conv2d fprop 3x3, N = 8, C 64 -> 128, 512 x 1024, pad 1 (batch dynamic, so the
 # float64 accuracy check can run one image through the same kernel).
 BENCH_PROBLEM = "conv2d(fprop, n = dynamic, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)"
+# problems/level1/022: nn.Conv2d(512, 512, 3, padding=1, groups=512) on [32, 512, 64, 64], f32 (without
+# its bias, which sm80 does not fuse: the timing is of the convolution alone on both sides).
+DEPTHWISE_PROBLEM = ("conv2d(fprop, n = dynamic, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
+                     "groups = 512).with_arch(sm80)")
+# (name, program, batch of the timed run)
 BENCH = [
-    ("bench_bf16", BENCH_PROBLEM + ".with_types(bf16)"),
-    ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)"),
-    ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)"),
+    ("bench_bf16", BENCH_PROBLEM + ".with_types(bf16)", 8),
+    ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)", 8),
+    ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)", 8),
+    ("bench_depthwise_f32_022", DEPTHWISE_PROBLEM + ".with_types(f32)", 32),
 ]
-BENCH_N = 8
 DEVICE = "cuda"
 DTYPES = {}
 
@@ -327,7 +364,7 @@ def check_case(lib, sig, options, torch, dry_run):
                            output_padding=extra, dilation=w["dilation"], groups=w["groups"])
         errors["conv_transpose_vs_out"] = error(out, transposed)
         errors["conv_transpose_vs_reference"] = error(ref, transposed)
-    threshold = THRESHOLDS[sig["types"]["d"]]
+    threshold = options.get("threshold", THRESHOLDS[sig["types"]["d"]])
     worst = max(errors.values())
     result.update(errors=errors, threshold=threshold, **{"pass": worst <= threshold and not math.isnan(worst)})
     return result
@@ -354,7 +391,8 @@ def time_ms(fn, torch, warmup, iters):
 def bench(built, torch, warmup, iters):
     """The benchmark problem through ucutlass and cuDNN, one run, channels_last tensors for both."""
     F = torch.nn.functional
-    out = {"problem": BENCH_PROBLEM, "n": BENCH_N, "results": {}}
+    out = {"problems": {name: {"program": decl, "n": n} for name, decl, n in BENCH}, "results": {}}
+    batches = {name: n for name, _, n in BENCH}
     for name, res in built.items():
         entry = out["results"].setdefault(name, {})
         if not res.get("ok"):
@@ -363,7 +401,7 @@ def bench(built, torch, warmup, iters):
         try:
             sig = json.loads(pathlib.Path(res["manifest"]).read_text())["kernels"][0]
             lib = ctypes.CDLL(res["library"])
-            for n, role in ((1, "accuracy"), (BENCH_N, "timing")):
+            for n, role in ((1, "accuracy"), (batches[name], "timing")):
                 problem = Problem(sig, n)
                 a, b, out_shape, rand, dt = make_operands(problem, sig, torch, seed=7)
                 a_cl, b_cl = channels_last(a, torch), channels_last(b, torch)
@@ -381,9 +419,11 @@ def bench(built, torch, warmup, iters):
                     break
                 fused = bias is not None
 
-                def torch_fn(allow_tf32=None):
+                def torch_fn(layout="channels_last"):
+                    x, w = (a_cl, b_cl) if layout == "channels_last" else (a.contiguous(), b.contiguous())
+
                     def call():
-                        r = F.conv2d(a_cl, b_cl, bias if fused else None, padding=1)
+                        r = F.conv2d(x, w, bias if fused else None, **problem.window())
                         return torch.relu(r) if fused else r
                     return call
 
@@ -417,6 +457,8 @@ def bench(built, torch, warmup, iters):
                     torch.backends.cudnn.allow_tf32 = default
                 else:
                     theirs["torch"] = time_ms(torch_fn(), torch, warmup, iters)
+                # PyTorch as a model calls it: NCHW tensors (cuDNN may pick another algorithm for them).
+                theirs["torch_nchw"] = time_ms(torch_fn("nchw"), torch, warmup, iters)
                 entry.update(theirs)
                 entry["tflops_ucutlass"] = flops / ours["median_ms"] / 1e9
                 entry["speedup_vs"] = {k: v["median_ms"] / ours["median_ms"] for k, v in theirs.items()}
@@ -504,7 +546,7 @@ def main(argv):
         for name, decl, _ in cases:
             files.append(pathlib.Path(tmp) / f"{name}.dsl")
             files[-1].write_text(program(name, decl))
-        for name, decl in benches:
+        for name, decl, _ in benches:
             files.append(pathlib.Path(tmp) / f"{name}.dsl")
             files[-1].write_text(program(name, decl))
         if args.dry_run:
@@ -539,7 +581,7 @@ def main(argv):
             print(f"{'PASS' if r['pass'] else 'FAIL'} {name:30s} "
                   f"{json.dumps(r.get('errors', r.get('message', r.get('error'))))}", flush=True)
         if benches:
-            report["bench"] = bench({n: results[n] for n, _ in benches}, torch, args.warmup, args.iters)
+            report["bench"] = bench({n: results[n] for n, _, _ in benches}, torch, args.warmup, args.iters)
     report["seconds"] = (provenance.now() - started).total_seconds()
     report["passed"] = sum(1 for k in report["cases"] if k["pass"])
     report["failed"] = len(report["cases"]) - report["passed"]
