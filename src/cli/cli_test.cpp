@@ -145,8 +145,10 @@ TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   const fs::path out = fs::temp_directory_path() / ("ucutlass_cli_conv_" + std::to_string(getpid()));
   const fs::path in = out / "graphs";
   fs::create_directories(in);
-  for (const char* name : {"level1_019_conv2d_3x3.json", "level1_022_conv2d_depthwise.json"})
-    fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/graphs" / name, in / name);
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/graphs/level1_019_conv2d_3x3.json",
+                in / "level1_019_conv2d_3x3.json");
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/unplaceable/depthwise_6_channels.json",
+                in / "depthwise_6_channels.json");
   ProcessResult r = ucutlass({"optimize", in.string(), "--no-gpu", "--no-compile", "-o", (out / "o").string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const nlohmann::json summary = nlohmann::json::parse(r.out, nullptr, false);
@@ -159,9 +161,10 @@ TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   EXPECT_NE(text.find("kernel conv0 = conv2d(fprop, n = 32, h = 128, w = 128, c = 64, k = 128, r = 3, s = 3, pad = 1)\n"),
             std::string::npos)
       << text;
-  EXPECT_FALSE(fs::exists(out / "o" / "level1_022_conv2d_depthwise" / "modelnew.py"));
-  EXPECT_NE(r.err.find("skipped: no kernel can be emitted: n0 (conv2d): left to PyTorch: sm80 tf32x3, sm80 simt: depthwise "
-                       "convolutions (groups = c = k = 512) are not yet emitted"),
+  EXPECT_FALSE(fs::exists(out / "o" / "depthwise_6_channels" / "modelnew.py"));
+  EXPECT_NE(r.err.find("skipped: no kernel can be emitted: n0 (conv2d): left to PyTorch: sm80 tf32x3: depthwise "
+                       "convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), not 'tf32x3'; sm80 "
+                       "simt: the direct convolution loads 16-byte vectors of channels: c = 6 f32 channels are 24 bytes"),
             std::string::npos)
       << r.err;
   fs::remove_all(out);

@@ -166,7 +166,7 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
   SpaceStats local;
   std::vector<Candidate> out;
   std::set<std::string> hashes;
-  for (const MathChoice& path : m.conv ? conv_math_paths(m.in, tolerance) : allowed_math_paths(m.in, tolerance)) {
+  for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance)) {
     for (const KernelConfig& c : enumerate_configs(m, path)) {
       ++local.enumerated;
       std::string dsl = map::kernel_dsl(m, c);

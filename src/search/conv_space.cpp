@@ -28,7 +28,32 @@ std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped
   return out;
 }
 
+// A depthwise conv2d fprop: the sm80 direct convolution (ir/validate_depthwise.h).
+bool is_depthwise(const map::GemmMatch& m) {
+  return m.conv && !m.conv->transposed && m.conv->dims == 2 && m.conv->groups > 1 && m.conv->groups == m.conv->c &&
+         m.conv->c == m.conv->k;
+}
+
+// Its tile is (output pixels, channels, taps): K is fixed at r * s; the front end
+// keeps the (M, N) pairs whose output tile and warp grid CUTLASS has.
+std::vector<Shape3> depthwise_tiles(const map::GemmMatch& m) {
+  const int taps = static_cast<int>(m.conv->filter[1] * m.conv->filter[2]);
+  std::vector<Shape3> out;
+  for (int tm : {32, 64, 128})
+    for (int tn : {16, 32, 64}) out.push_back({tm, tn, taps});
+  return out;
+}
+
 }  // namespace
+
+std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceProfile tolerance) {
+  std::vector<MathChoice> out = conv_math_paths(m.in, tolerance);
+  const bool has_simt = std::any_of(out.begin(), out.end(), [](const MathChoice& c) {
+    return c.arch == Arch::sm80 && c.math == MathPath::simt;
+  });
+  if (is_depthwise(m) && !has_simt) out.push_back({Arch::sm80, MathPath::simt, false});
+  return out;
+}
 
 std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
   std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
@@ -53,6 +78,18 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
       }
     return out;
   }
+  if (is_depthwise(m)) {  // only the SIMT direct convolution runs it on sm80
+    if (path.math != MathPath::simt) return out;
+    for (const Shape3& tile : depthwise_tiles(m))
+      for (int st : {2, 3, 4}) {
+        map::KernelConfig c = base;
+        c.tile = tile;
+        c.schedule = ir::KernelSchedule::multistage;
+        c.stages = st;
+        out.push_back(c);
+      }
+    return out;
+  }
   const std::vector<int> stages = path.math == MathPath::simt ? std::vector<int>{3, 4} : std::vector<int>{3, 4, 5};
   for (const Shape3& tile : conv_sm80_tiles(path.math, m.in, m.conv && m.conv->groups > 1))
     for (int st : stages) {
@@ -68,7 +105,7 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
 std::string unplaced_reason(const map::GemmMatch& m, sol::ToleranceProfile tolerance) {
   // (message, the paths that gave it), in the order of the paths.
   std::vector<std::pair<std::string, std::string>> reasons;
-  for (const MathChoice& path : conv_math_paths(m.in, tolerance)) {
+  for (const MathChoice& path : conv_math_paths(m, tolerance)) {
     map::KernelConfig c;
     c.arch = path.arch;
     c.math = path.math;

@@ -28,6 +28,11 @@ namespace ucutlass::search {
 // cannot (grouped convs, channels not 16-byte aligned).
 std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance);
 
+// The math paths of one conv match: conv_math_paths, plus sm80 SIMT for a
+// depthwise conv2d (CUTLASS's direct convolution is SIMT only; its f32 is exact,
+// so every tolerance allows it).
+std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceProfile tolerance);
+
 // The knob combinations of a conv match on one math path.
 std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, const MathChoice& path);
 

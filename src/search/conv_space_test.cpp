@@ -22,7 +22,9 @@ using sol::testing::h200;
 graph::OpGraph load_fixture(const std::string& name) {
   graph::OpGraph g;
   std::string err;
-  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
+  // A suite graph by name, or a path under tests/optimize/ (fixtures outside the suite).
+  const std::string path = name.find('/') != std::string::npos ? "/tests/optimize/" + name : "/tests/optimize/graphs/" + name;
+  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + path + ".json", &g, &err))
       << err;
   return g;
 }
@@ -108,12 +110,19 @@ TEST(ConvSpace, SixteenBitConvsMayFallBackToSm80) {
 }
 
 TEST(ConvSpace, UnplacedReasonNamesEveryPath) {
-  const map::GemmMatch m = first_conv("level1_022_conv2d_depthwise");
+  // level1_022 with 6 channels: no path takes a depthwise conv of 24-byte pixels.
+  const map::GemmMatch m = first_conv("unplaceable/depthwise_6_channels");
   EXPECT_TRUE(legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200()).empty());
   EXPECT_EQ(unplaced_reason(m, sol::ToleranceProfile::kernelbench_v01),
-            "sm90a tf32: sm90a convolutions in CUTLASS 4.2 take groups = 1 (depthwise is groups = c, groups = 512); "
-            "sm80 tf32x3: depthwise convolutions (groups = c = k = 512) are not yet emitted; CUTLASS runs them as direct "
-            "SIMT convolutions");
+            "sm90a tf32: sm90a convolutions in CUTLASS 4.2 take groups = 1 (depthwise is groups = c, groups = 6); "
+            "sm80 tf32x3: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), not "
+            "'tf32x3'; sm80 simt: the direct convolution loads 16-byte vectors of channels: c = 6 f32 channels are 24 "
+            "bytes per pixel");
+  // The depthwise conv of the suite (512 channels) runs on sm80's direct convolution.
+  const std::vector<Candidate> depthwise =
+      legal_candidates(first_conv("level1_022_conv2d_depthwise"), sol::ToleranceProfile::kernelbench, h200());
+  ASSERT_FALSE(depthwise.empty());
+  for (const Candidate& c : depthwise) EXPECT_EQ(c.config.math, ir::MathPath::simt) << c.dsl;
   // A legal conv has no reason.
   EXPECT_EQ(unplaced_reason(first_conv("level1_019_conv2d_3x3"), sol::ToleranceProfile::kernelbench_v01), "");
 }
