@@ -181,6 +181,21 @@ Json conv_signature(const ir::GemmKernel& k, const std::string& hash) {
 
 // A grouped GEMM's contract: one (M, N, K) per group, each matrix a list with one
 // tensor per group; "extents" are shared fixed values (0 = each group's own, at run time).
+
+// Element types, layouts and alignments of a kernel's operands, as every signature states them.
+Json types_json(const ir::GemmKernel& k) {
+  return Json{{"a", str(name_of(k.a.value))}, {"b", str(name_of(k.b.value))}, {"c", str(name_of(k.c.value))},
+              {"d", str(name_of(k.d.value))}, {"acc", str(name_of(k.acc.value))}};
+}
+
+Json layouts_json(const ir::GemmKernel& k) {
+  return Json{{"a", str(name_of(k.layout_a.value))}, {"b", str(name_of(k.layout_b.value))},
+              {"c", str(name_of(k.layout_c.value))}};
+}
+
+Json alignment_json(const ir::GemmKernel& k) {
+  return Json{{"a", k.align_a.value}, {"b", k.align_b.value}, {"c", k.align_c.value}};
+}
 Json grouped_signature(const ir::GemmKernel& k, const std::string& hash) {
   Json inputs = Json::array({matrix("a", k.a.value, k.layout_a.value, "M_g", "K_g", false),
                              matrix("b", k.b.value, k.layout_b.value, "K_g", "N_g", false)});
@@ -194,12 +209,9 @@ Json grouped_signature(const ir::GemmKernel& k, const std::string& hash) {
       {"extents", Json{{"M", k.m.value}, {"N", k.n.value}, {"K", k.k.value}}},
       {"per_group", "every input and the output is a list with one tensor per group g"},
       {"params", "ucutlass_grouped_gemm_params"},
-      {"types", Json{{"a", str(name_of(k.a.value))}, {"b", str(name_of(k.b.value))},
-                     {"c", str(name_of(k.c.value))}, {"d", str(name_of(k.d.value))},
-                     {"acc", str(name_of(k.acc.value))}}},
-      {"layouts", Json{{"a", str(name_of(k.layout_a.value))}, {"b", str(name_of(k.layout_b.value))},
-                       {"c", str(name_of(k.layout_c.value))}}},
-      {"alignment", Json{{"a", k.align_a.value}, {"b", k.align_b.value}, {"c", k.align_c.value}}},
+      {"types", types_json(k)},
+      {"layouts", layouts_json(k)},
+      {"alignment", alignment_json(k)},
       {"inputs", inputs},
       {"output", matrix("d", k.d.value, k.layout_c.value, "M_g", "N_g", false)},
       {"epilogue", epilogue_json(k)},
@@ -229,12 +241,9 @@ Json signature(const ir::GemmKernel& k, const std::string& hash) {
       {"hash", hash},
       {"arch", str(name_of(k.arch.value))},
       {"extents", Json{{"M", k.m.value}, {"N", k.n.value}, {"K", k.k.value}, {"batch", k.batch.value}}},
-      {"types", Json{{"a", str(name_of(k.a.value))}, {"b", str(name_of(k.b.value))},
-                     {"c", str(name_of(k.c.value))}, {"d", str(name_of(k.d.value))},
-                     {"acc", str(name_of(k.acc.value))}}},
-      {"layouts", Json{{"a", str(name_of(k.layout_a.value))}, {"b", str(name_of(k.layout_b.value))},
-                       {"c", str(name_of(k.layout_c.value))}}},
-      {"alignment", Json{{"a", k.align_a.value}, {"b", k.align_b.value}, {"c", k.align_c.value}}},
+      {"types", types_json(k)},
+      {"layouts", layouts_json(k)},
+      {"alignment", alignment_json(k)},
       {"inputs", inputs},
       {"output", matrix("d", k.d.value, k.layout_c.value, "M", "N", batched)},
       {"epilogue", epilogue_json(k)},
