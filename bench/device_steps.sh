@@ -13,6 +13,11 @@
 #                     5 separate harness runs
 #   optimize:540      `ucutlass optimize problems` resumed from OUT/../optimize_out if carried; the
 #                     store and solutions are tarred into OUT
+#   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
+#   conv:420          tests/nvcc/check_conv_gpu.py --torch-binding (modes, depthwise, benchmarks vs cuDNN)
+#   pipeline:300      tests/nvcc/check_pipeline_gpu.py (pipelines, MLP vs eager)
+#   grouped:300       tests/nvcc/check_grouped_gpu.py (grouped GEMM per group vs float64, vs a matmul loop)
+# The four checks build their kernels with nvcc on the device's cores (-j = nproc) and write OUT/NAME.json.
 # Needs: build/ucutlass (or build/bench-bin/ucutlass), the CUTLASS headers under
 # .deps/nvidia-cutlass/cutlass_library/source (or $UCUTLASS_CUTLASS_DIR), PyTorch with CUDA.
 set -u
@@ -49,6 +54,13 @@ run_step() {
       timeout "${secs:-540}" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
         --wall-budget $(( ${secs:-540} - 120 )) ${OPTIMIZE_FLAGS:-} || rc=$?
       tar -czf "$out/optimize_out.tgz" --exclude torch_extensions --exclude evals "$dir" 2>/dev/null ;;
+    epilogue|conv|pipeline|grouped)
+      local extra=""
+      [ "$name" = conv ] && extra=--torch-binding
+      local limit=${secs:-420}
+      [ "$name" = pipeline ] || [ "$name" = grouped ] && limit=${secs:-300}
+      timeout "$limit" python3 "tests/nvcc/check_${name}_gpu.py" --ucutlass "$bin" --jobs "$jobs" $extra \
+        --out "$out/$name.json" || rc=$? ;;
     *) echo "device_steps: unknown step '$name'" >&2; return 2 ;;
   esac
   echo "device_steps: $name exit $rc after $((SECONDS - t0)) s" >&2
