@@ -146,7 +146,7 @@ $CHECKS$  const $PROBLEM_TYPE$ problem($PROBLEM_ARGS$,
   const cutlass::TensorRef<ElementB, LayoutB> ref_b(static_cast<ElementB*>(const_cast<void*>(p.b)),
       LayoutB::packed(cutlass::conv::implicit_gemm_tensor_b_extent(kConvOp, problem)));
   const LayoutC layout_c = LayoutC::packed(cutlass::conv::implicit_gemm_tensor_c_extent(kConvOp, problem));
-  const cutlass::TensorRef<ElementD, LayoutC> ref_c(static_cast<ElementD*>(const_cast<void*>($SOURCE$)), layout_c);
+  const cutlass::TensorRef<ElementD, LayoutC> ref_c(static_cast<ElementD*>(const_cast<void*>($SOURCE$)), $SOURCE_LAYOUT$);
   const cutlass::TensorRef<ElementD, LayoutC> ref_d(static_cast<ElementD*>(p.d), layout_c);
   args = typename Conv::Arguments(problem, ref_a, ref_b, ref_c, ref_d, typename EpilogueOp::Params(p.alpha, $BETA$)$MORE$);
   return Status{0, nullptr};
@@ -266,8 +266,11 @@ std::string sm80_arguments(const GemmKernel& k) {
                               (depthwise ? emit_depthwise_cta_slices() : "")},
                {"PROBLEM_TYPE", three ? "cutlass::conv::Conv3dProblemSize" : "cutlass::conv::Conv2dProblemSize"},
                {"PROBLEM_ARGS", args},
-               {"SOURCE", k.has_source() ? "p.c" : "p.d"},
-               {"BETA", k.has_source() ? "p.beta" : "0.0f"},
+               // A bias per output channel is C with every stride 0 but the channel's: each
+               // output pixel reads the same K values, added with beta = 1.
+               {"SOURCE", k.has_source() ? "p.c" : k.has_bias() ? "p.bias" : "p.d"},
+               {"SOURCE_LAYOUT", !k.has_source() && k.has_bias() ? "LayoutC(typename LayoutC::Stride())" : "layout_c"},
+               {"BETA", k.has_source() ? "p.beta" : k.has_bias() ? "1.0f" : "0.0f"},
                // The direct (depthwise) convolution: CTAs per channel tile, and its reordered filter.
                {"SLICES", depthwise ? "slices" : "1"},
                {"MORE", depthwise ? emit_depthwise_reordered_filter_argument() : ""}});

@@ -212,6 +212,9 @@ Program sm90_mlp_pipeline() { return from_example("17_mlp_pipeline.dsl"); }
 // Operand swap: a decode GEMM run as D^T = B^T * A^T on sm90a (bias and per-row scale
 // trading axes), the same chosen by `auto`, and an sm80 swap.
 Program sm90_operand_swap() { return from_example("19_operand_swap.dsl"); }
+// sm80 bias through C with stride 0: GEMM per-column (3xTF32) and per-row (column-major D),
+// and an sm80 conv fprop with its per-channel bias.
+Program sm80_bias() { return from_example("21_sm80_bias.dsl"); }
 // Grouped GEMMs (pointer-array kernels over a GroupProblemShape): the example's MoE
 // experts (cooperative, dynamic m and group count, SiLU through the EVT), and a
 // pingpong f16 kernel that reads C (beta), with every extent per group.
@@ -307,6 +310,7 @@ const GoldenCase kCases[] = {
     {"conv_sm80_depthwise", conv_sm80_depthwise},
     {"sm90_mlp_pipeline", sm90_mlp_pipeline},
     {"sm90_operand_swap", sm90_operand_swap},
+    {"sm80_bias", sm80_bias},
     {"sm90_grouped_gemm", sm90_grouped_gemm},
     {"sm90_grouped_source", sm90_grouped_source},
 };

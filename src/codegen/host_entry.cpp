@@ -227,6 +227,8 @@ std::string cute_stride(bool unit_first, const std::string& op) {
 
 std::string bytes_of(ir::DType t) { return std::to_string(ir::bits_of(t) / 8); }
 
+bool row_c(const GemmKernel& k) { return k.layout_c.value == ir::Layout::row; }
+
 // Aux tensors are checked like C and their resolved ld and batch stride written
 // back into `resolved`, the params copy the fusion arguments read.
 constexpr std::string_view kAuxCheck =
@@ -356,11 +358,18 @@ std::string sm80_make_arguments(const GemmKernel& k) {
     batch_count = "p.batch";
   }
   Substitutions subs = swap_order(k);
+  // A bias is C with a leading dimension and batch stride of 0: every output row (or column,
+  // for a column-major D) reads the same vector, added with beta = 1 (validate.cpp, check_sm80_bias).
+  const std::string source =
+      k.has_source() ? ""
+      : k.has_bias() ? "  const detail::Operand c{\"bias\", p.bias, " + std::string(row_c(k) ? "true" : "false") +
+                           ", 1, 1, 0, 0, AlignmentC, " + bytes_of(k.d.value) + "};\n"
+                     : "  const detail::Operand& c = d;\n";
   subs.insert(subs.end(), {{"CHECKS", checks(k)},
-                           {"SOURCE_ALIAS", k.has_source() ? "" : "  const detail::Operand& c = d;\n"},
+                           {"SOURCE_ALIAS", source},
                            {"MODE", mode},
                            {"BATCH_COUNT", batch_count},
-                           {"BETA", k.has_source() ? "p.beta" : "0.0f"}});
+                           {"BETA", k.has_source() ? "p.beta" : k.has_bias() ? "1.0f" : "0.0f"}});
   return fill(kSm80Arguments, subs);
 }
 

@@ -469,21 +469,27 @@ using Gemm = cutlass::gemm::device::GemmUniversal<
     $OPERATOR$>;
 )CPP";
 
+// A leading bias is not a step of the functor: it arrives as beta * C (validate.cpp, check_sm80_bias).
 std::string sm80_epilogue_op(const GemmKernel& k) {
-  size_t act = k.epilogue.size();
+  size_t act = k.epilogue.size(), steps = 0;
   for (size_t i = 0; i < k.epilogue.size(); ++i) {
     const EpilogueStep& s = k.epilogue[i];
+    if (s.kind == EpilogueStep::Kind::bias) {
+      if (i != 0) throw std::invalid_argument("kernel " + k.name + ": an sm80 bias must be the first step");
+      continue;
+    }
+    ++steps;
     if (s.kind == EpilogueStep::Kind::activation || s.kind == EpilogueStep::Kind::expr) act = i;
     if (s.kind == EpilogueStep::Kind::expr &&
         (s.expr.uses_extras() || s.expr.uses(ir::EpiExpr::Op::acc) || s.expr.uses(ir::EpiExpr::Op::c)))
       throw std::invalid_argument("kernel " + k.name + ": sm80 steps see only x");
   }
-  if (k.has_bias() || !k.extras.empty())
-    throw std::invalid_argument("kernel " + k.name + ": bias and extra operands are not supported on sm80");
+  if (!k.extras.empty())
+    throw std::invalid_argument("kernel " + k.name + ": extra operands are not supported on sm80");
   if (act == k.epilogue.size())
     return "cutlass::epilogue::thread::LinearCombination<\n    ElementD, AlignmentC, ElementAccumulator, "
            "ElementCompute>";
-  if (k.epilogue.size() > 1)
+  if (steps > 1)
     throw std::invalid_argument("kernel " + k.name + ": sm80 supports at most one activation");
   return "cutlass::epilogue::thread::LinearCombinationGeneric<\n    " + activation_functor(k, act) +
          ", ElementD, AlignmentC, ElementAccumulator, ElementCompute>";

@@ -409,12 +409,13 @@ class Validator {
 
   // CUTLASS 2.x epilogues apply one element-wise functor to alpha * acc + beta * C;
   // what needs operands beyond that (vectors, aux tensors, expressions) needs sm90a's visitor trees.
+  // A bias rides in C: C read with stride 0 along the broadcast axis and beta = 1 (sm80_bias_rule).
   void check_sm80_epilogue() {
     int pointwise = 0;
-    for (const EpilogueStep& s : k_.epilogue) {
+    for (size_t i = 0; i < k_.epilogue.size(); ++i) {
+      const EpilogueStep& s = k_.epilogue[i];
       if (s.kind == EpilogueStep::Kind::bias) {
-        error(s.span, "a fused bias is not supported on sm80 in this version",
-              "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
+        check_sm80_bias(s, i);
       } else if (s.kind == EpilogueStep::Kind::aux_store) {
         error(s.span, "aux_store needs an epilogue visitor tree, which sm80 kernels do not have",
               "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
@@ -429,6 +430,36 @@ class Validator {
               "one activation or one step with a constant, such as scale(2) or min(6)", "with_arch(sm90a) for chains");
       }
     }
+  }
+
+  // When the bias can take C's place: it is added before the one element-wise step,
+  // C is not otherwise read, it has D's type (2.x reads C as D's element), its axis is
+  // the one along which the output is contiguous (a leading dimension of 0 repeats one
+  // row, or one column), and no serial split-K slice re-reads C as its partial sum.
+  void check_sm80_bias(const EpilogueStep& s, size_t index) {
+    const std::string legal = "on sm80: bias first, of D's type, along D's rows (bias(col) with a row-major D, "
+                              "bias(row) with a column-major one), without C and without split-K";
+    const bool along_rows = (s.bias == BiasKind::col) == (k_.layout_c.value == Layout::row);
+    if (depthwise())
+      error(s.span, "a fused bias is not supported on sm80 in this version", "alpha, beta and one element-wise step on sm80",
+            "with_arch(sm90a)");
+    else if (index != 0)
+      error(s.span, "an sm80 bias is read through C, before the element-wise step, so it must be the first step", legal,
+            "with_arch(sm90a) for a bias after other steps");
+    else if (k_.has_source())
+      error(s.span, "an sm80 bias is read through C, so C cannot also be read (beta or a residual)", legal,
+            "with_arch(sm90a)");
+    else if (s.bias_type != k_.d.value)
+      error(s.span, "an sm80 bias is read through C as D's type " + tname(k_.d.value) + ", not " + tname(s.bias_type),
+            legal, "bias(" + std::string(name_of(s.bias)) + ")");
+    else if (!along_rows)
+      error(s.span, std::string("an sm80 bias(") + std::string(name_of(s.bias)) + ") needs a " +
+                        (s.bias == BiasKind::col ? "row-major" : "column-major") + " output, which repeats it with a "
+                        "leading dimension of 0",
+            legal, "with_layouts(c = " + std::string(s.bias == BiasKind::col ? "row" : "col") + ")");
+    else if (k_.scheduler.value == TileScheduler::split_k)
+      error(s.span, "an sm80 bias is read through C, which serial split-K re-reads as the partial sum", legal,
+            "with_scheduler(persistent) or stream_k");
   }
 
   const GemmKernel& k_;

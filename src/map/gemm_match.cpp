@@ -207,6 +207,10 @@ MatchReport match_gemms(const OpGraph& g) {
 
 FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
   FusedEpilogue f;
+  // sm80 reads a bias as C with stride 0 (ir validate, check_sm80_bias): a per-column one, before
+  // any activation, never beside a residual; the depthwise direct convolution takes none.
+  const bool depthwise = m.conv && m.conv->groups > 1 && m.conv->groups == m.conv->c && m.conv->c == m.conv->k;
+  const bool sm80_bias = arch == ir::Arch::sm80 && !depthwise;
   bool only_scales = true;              // every step so far is a scale (or the residual)
   bool only_homogeneous = true;         // every step so far is a scale, relu or leaky_relu
   int activations = 0;
@@ -224,7 +228,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
         }
         break;
       case StepKind::residual:
-        if (only_scales && f.residual < 0) {
+        if (only_scales && f.residual < 0 && f.bias < 0) {
           f.residual = s.operand;
           f.beta = 1;
           ok = true;
@@ -232,13 +236,18 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
         break;
       case StepKind::bias_col:
       case StepKind::bias_row:
-        if (arch == ir::Arch::sm90a && f.bias < 0 && (s.kind == StepKind::bias_col || m.batch == 1)) {
+      {
+        const bool col = s.kind == StepKind::bias_col;
+        const bool sm90_ok = arch == ir::Arch::sm90a && f.bias < 0 && (col || m.batch == 1);
+        const bool sm80_ok = sm80_bias && col && f.bias < 0 && f.residual < 0 && f.dsl_steps.empty();
+        if (sm90_ok || sm80_ok) {
           f.bias = s.operand;
-          f.bias_kind = s.kind == StepKind::bias_col ? ir::BiasKind::col : ir::BiasKind::row;
+          f.bias_kind = col ? ir::BiasKind::col : ir::BiasKind::row;
           f.dsl_steps.push_back(&s);
           ok = true;
         }
         break;
+      }
       case StepKind::activation:
         if (arch == ir::Arch::sm90a || activations == 0) {
           ++activations;

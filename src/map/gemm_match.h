@@ -4,7 +4,7 @@
 // graph tensors with their natural layouts, and the chain of element-wise
 // nodes after it that could fold into the epilogue (epilogue_table.h). Which
 // prefix of that chain a kernel really fuses depends on the configuration
-// (sm80 takes no bias and one activation), so that choice is made later, by
+// (sm80 takes a leading per-column bias and one activation), so that choice is made later, by
 // fusable_prefix().
 //
 //   linear(x[B,S,K], W[N,K], b) -> gelu -> mul 0.5
@@ -90,7 +90,7 @@ std::optional<ir::DType> dsl_dtype(graph::DType d);
 // What a kernel on `arch` can fuse of the chain: the longest legal prefix,
 // with alpha and beta folded. sm90a: one bias, any activations, scales before
 // any bias (or through relu/leaky_relu when positive), a residual before any
-// other step; sm80: no bias, at most one activation.
+// other step; sm80: a per-column bias first (read as C), at most one activation.
 struct FusedEpilogue {
   size_t steps = 0;  // chain[0, steps) is fused
   double alpha = 1, beta = 0;

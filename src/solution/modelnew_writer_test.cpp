@@ -116,15 +116,29 @@ TEST(ModelNewWriter, KeepsTheConstructorAndReadsWeightsByName) {
   EXPECT_NE(s.modelnew.find("-gencode=arch=compute_90a,code=sm_90a"), std::string::npos);
 }
 
-TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
-  // Under 1e-4 the best honest path is 3xTF32 on sm80: no fused bias, so the
-  // bias add and the relu run as PyTorch ops after the kernel.
+TEST(ModelNewWriter, Sm80FusesALeadingBiasAndOneActivation) {
+  // Under 1e-4 the best honest path is 3xTF32 on sm80, which reads the bias as C
+  // with a leading dimension of 0: bias and relu fuse, nothing is left in PyTorch.
   graph::OpGraph g;
   SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench, &g);
   ASSERT_EQ(s.error, "");
   EXPECT_NE(s.modelnew.find("tf32x3"), std::string::npos);
-  EXPECT_NE(s.modelnew.find("t3 = _gemm0 + t1\n"), std::string::npos) << s.modelnew;
-  EXPECT_NE(s.modelnew.find("torch.ops.aten.relu.default(t3)"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2, b=t0.transpose(-1, -2), bias=t1.reshape(-1))"), std::string::npos)
+      << s.modelnew;
+  EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
+}
+
+TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
+  // A transposed conv on sm80 (stride 2 is no sm90a dgrad) fuses its own bias; the model's
+  // second bias ends the fusable prefix, so the add and the tanh run as ATen ops after it.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("        t4 = _ucutlass.conv0(dy=t3, w=t1, bias=t2.reshape(-1))\n"
+                            "        t5 = torch.ops.aten.add.Tensor(t4, t0)\n"
+                            "        t6 = torch.ops.aten.tanh.default(t5)\n"),
+            std::string::npos)
+      << s.modelnew;
 }
 
 TEST(ModelNewWriter, ConvCallsTakePyTorchLayouts) {
@@ -141,15 +155,11 @@ TEST(ModelNewWriter, ConvCallsTakePyTorchLayouts) {
       << s.modelnew;
   EXPECT_NE(s.modelnew.find("    def __init__(self, in_channels, out_channels, kernel_size):\n"), std::string::npos);
 
-  // A transposed conv on sm80 (stride 2 is no sm90a dgrad): dgrad call, neither bias fused, so the
-  // conv's bias is added per channel in PyTorch and the rest of the chain follows as ATen ops.
-  s = best_solution("level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, &g);
+  // The depthwise conv (sm80 direct convolution) takes no bias: it is added per channel in PyTorch.
+  s = best_solution("level1_022_conv2d_depthwise", sol::ToleranceProfile::kernelbench, &g);
   ASSERT_EQ(s.error, "");
-  EXPECT_NE(s.modelnew.find("        _conv0 = _ucutlass.conv0(dy=t3, w=t1)\n"
-                            "        t4 = (_conv0 + t2.reshape(1, -1, 1, 1))\n"),
-            std::string::npos)
-      << s.modelnew;
-  EXPECT_NE(s.modelnew.find("torch.ops.aten.tanh.default("), std::string::npos);
+  EXPECT_NE(s.modelnew.find("_conv0 = _ucutlass.conv0(x="), std::string::npos) << s.modelnew;
+  EXPECT_NE(s.modelnew.find(" + t1.reshape(1, -1, 1, 1))\n"), std::string::npos) << s.modelnew;
 }
 
 TEST(ModelNewWriter, PythonValues) {
