@@ -104,13 +104,12 @@ CASES = [
                             "groups = 2).with_arch(sm80).with_types(bf16)", {}),
     ("sm80_grouped_multiple", "conv2d(fprop, n = 4, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
                               "groups = 16).with_arch(sm80).with_types(f32).with_epilogue(relu)", {}),
-    # sm80 bias through C with every stride 0 but the channel's (beta = 1): 2D f32 3xTF32, strided dgrad.
+    # sm80 bias through C with every stride 0 but the channel's (beta = 1): 2D f32 3xTF32, 3D f16.
     ("sm80_fprop2d_tf32x3_bias_relu", "conv2d(fprop, n = 4, h = 56, w = 56, c = 64, k = 128, r = 3, s = 3, pad = 1)"
                                       ".with_arch(sm80).with_types(f32).with_math(tf32x3).with_epilogue(bias(col), relu)",
      {}),
-    ("sm80_transpose_stride2_bias", "conv2d(dgrad, n = 8, h = 64, w = 64, c = 32, k = 64, r = 4, s = 4, pad = 1, "
-                                    "stride = 2).with_arch(sm80).with_types(f16).with_epilogue(bias(col))",
-     {"transpose": True}),
+    ("sm80_fprop3d_f16_bias", "conv3d(fprop, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, "
+                              "pad = 1).with_arch(sm80).with_types(f16).with_epilogue(bias(col), silu)", {}),
     ("sm80_fprop3d_bf16_silu", "conv3d(fprop, n = 2, d = 8, h = 32, w = 32, c = 32, k = 64, t = 3, r = 3, s = 3, "
                                "pad = 1).with_arch(sm80).with_types(bf16).with_epilogue(silu)", {}),
     # Depthwise (groups = c = k): the sm80 direct convolution. level1/022's kernel at batch 4, then partial
