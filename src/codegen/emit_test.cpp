@@ -210,7 +210,7 @@ Program conv_sm80() { return from_example("16_conv_sm80.dsl"); }
 // host entry, C entries, torch function and manifest entry beside the kernels'.
 Program sm90_mlp_pipeline() { return from_example("17_mlp_pipeline.dsl"); }
 // Operand swap: a decode GEMM run as D^T = B^T * A^T on sm90a (bias and per-row scale
-// trading axes), the same chosen by `auto`, and an sm80 swap.
+// trading axes), and one chosen by `auto`.
 Program sm90_operand_swap() { return from_example("19_operand_swap.dsl"); }
 // sm80 bias through C with stride 0: GEMM per-column (3xTF32) and per-row (column-major D),
 // and an sm80 conv fprop with its per-channel bias.

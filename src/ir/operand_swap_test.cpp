@@ -105,6 +105,9 @@ TEST(OperandSwap, ExactDiagnostics) {
                      ".with_operand_swap(on)"),
             std::vector<std::string>{"with_operand_swap is not supported on grouped GEMMs in this version | "
                                      "with_operand_swap(off) (or remove it) for a grouped GEMM"});
+  EXPECT_EQ(messages(std::string(kDecode) + ".with_arch(sm80).with_operand_swap(on)"),
+            std::vector<std::string>{"sm80 GEMMs cannot be swapped: CUTLASS 2.x runs a column-major output as the "
+                                     "transposed problem, which undoes the swap | with_operand_swap(off) on sm80"});
   EXPECT_EQ(messages(std::string(kDecode) + ".with_operand_swap(yes)"),
             std::vector<std::string>{"unknown operand swap 'yes' | off, on, auto"});
   // The swapped kernel's A is the program's B: tf32 needs it K-major, so a row-major B is named as A.

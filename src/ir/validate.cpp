@@ -483,6 +483,16 @@ bool check_operand_swap(const GemmKernel& k, Diagnostics& d) {
             "with_operand_swap(off) (or remove it) for a grouped GEMM");
     return false;
   }
+  // CUTLASS 2.x's device GemmUniversal runs a column-major output as the transposed problem
+  // with the same tile, so a swapped sm80 kernel (its D^T is column-major when D is row-major)
+  // would be turned back into the unswapped one.
+  if (k.arch.value == Arch::sm80) {
+    d.error(k.operand_swap.span,
+            "sm80 GEMMs cannot be swapped: CUTLASS 2.x runs a column-major output as the transposed problem, "
+            "which undoes the swap",
+            "with_operand_swap(off) on sm80", "with_arch(sm90a) for a swapped kernel");
+    return false;
+  }
   return true;
 }
 

@@ -72,27 +72,15 @@ std::vector<Shape3> sm90_swapped_tiles(const map::GemmMatch& m) {
   return out;
 }
 
-// A GEMM with fewer rows than the smallest tile M of either path (64) is also tried
-// swapped (ir/operand_swap.h), when its N is wide enough to give the kernel rows.
+// An sm90a GEMM with fewer rows than the smallest WGMMA tile M (64) is also tried swapped
+// (ir/operand_swap.h), when its N is wide enough to give the kernel rows. sm80 cannot swap:
+// CUTLASS 2.x turns a column-major output back into the unswapped problem.
 bool small_m(const map::GemmMatch& m) { return m.m < 64 && m.n >= 2 * m.m; }
 
-// An sm80 tile with its warp grid; warps {0, 0, 0} = auto (2 x 2 x 1).
-struct Sm80Tile {
-  Shape3 tile;
-  Shape3 warps;
-};
-
-std::vector<Sm80Tile> sm80_tiles(MathPath math, graph::DType in) {
-  if (math == MathPath::simt) return {{{128, 128, 8}, {}}, {{128, 64, 8}, {}}, {{64, 64, 8}, {}}, {{32, 128, 8}, {}}};
+std::vector<Shape3> sm80_tiles(MathPath math, graph::DType in) {
+  if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
   const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
-  return {{{128, 256, k}, {}}, {{128, 128, k}, {}}, {{128, 64, k}, {}}, {{64, 128, k}, {}}, {{64, 64, k}, {}}};
-}
-
-// Swapped, the few rows are the kernel's N: a 32-wide tile, one warp column of 32 x 32 warp tiles.
-std::vector<Sm80Tile> sm80_swapped_tiles(MathPath math, graph::DType in) {
-  if (math == MathPath::simt) return {};
-  const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
-  return {{{128, 32, k}, {4, 1, 1}}, {{64, 32, k}, {2, 1, 1}}};
+  return {{128, 256, k}, {128, 128, k}, {128, 64, k}, {64, 128, k}, {64, 64, k}};
 }
 
 }  // namespace
@@ -139,23 +127,17 @@ std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathC
         }
       } else {
         const std::vector<int> stages = path.math == MathPath::simt ? std::vector<int>{3, 4} : std::vector<int>{3, 4, 5};
-        for (bool swap : {false, true}) {
-          if (swap && !small_m(m)) continue;
-          const map::GemmMatch run = swap ? swapped_extents(m) : m;
-          for (const Sm80Tile& t : swap ? sm80_swapped_tiles(path.math, m.in) : sm80_tiles(path.math, m.in))
-            for (int st : stages)
-              for (const SchedulerChoice& sc : schedulers_for(run, t.tile, sms)) {
-                KernelConfig c = base;
-                c.tile = t.tile;
-                c.warps = t.warps;
-                c.schedule = KernelSchedule::multistage;
-                c.stages = st;
-                c.scheduler = sc.scheduler == TileScheduler::persistent ? TileScheduler::auto_ : sc.scheduler;
-                c.splits = sc.splits;
-                c.operand_swap = swap;
-                out.push_back(c);
-              }
-        }
+        for (const Shape3& tile : sm80_tiles(path.math, m.in))
+          for (int st : stages)
+            for (const SchedulerChoice& sc : schedulers_for(m, tile, sms)) {
+              KernelConfig c = base;
+              c.tile = tile;
+              c.schedule = KernelSchedule::multistage;
+              c.stages = st;
+              c.scheduler = sc.scheduler == TileScheduler::persistent ? TileScheduler::auto_ : sc.scheduler;
+              c.splits = sc.splits;
+              out.push_back(c);
+            }
       }
     }
   return out;

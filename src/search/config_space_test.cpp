@@ -147,21 +147,19 @@ TEST(OperandSwap, SmallMGemmsAreAlsoTriedSwapped) {
   ASSERT_EQ(m.m, 16);
   const std::vector<Candidate> ranked =
       legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200());
-  int swapped = 0, swapped_sm80 = 0;
+  int swapped = 0;
   for (const Candidate& c : ranked) {
     if (!c.config.operand_swap) continue;
     ++swapped;
     EXPECT_NE(c.dsl.find(".with_operand_swap(on)"), std::string::npos) << c.dsl;
     EXPECT_TRUE(c.config.tile.n == 16 || c.config.tile.n == 32) << c.config.summary();
-    if (c.config.arch == ir::Arch::sm80) ++swapped_sm80;
+    EXPECT_EQ(c.config.arch, ir::Arch::sm90a) << c.config.summary();
   }
-  EXPECT_GT(swapped, swapped_sm80);  // sm90a tf32 ones too
-  EXPECT_GT(swapped_sm80, 0);        // 3xTF32 128x32 / 64x32 as run
-  // Under 1e-4 (3xTF32 on sm80) the swapped 32-wide tile leaves no rows idle, and enough CTAs
-  // stream B: the model ranks it first (0.067 ms against 0.088 ms for the best unswapped).
-  const std::vector<Candidate> exact = legal_candidates(m, sol::ToleranceProfile::kernelbench, h200());
-  ASSERT_FALSE(exact.empty());
-  EXPECT_TRUE(exact.front().config.operand_swap) << exact.front().config.summary();
+  EXPECT_GT(swapped, 0);
+  // sm80 cannot swap (CUTLASS 2.x runs a column-major output as the transposed problem): under
+  // 1e-4, where only sm80 paths are honest, no candidate is swapped.
+  for (const Candidate& c : legal_candidates(m, sol::ToleranceProfile::kernelbench, h200()))
+    EXPECT_TRUE(!c.config.operand_swap || c.speculative) << c.config.summary();
   map::KernelConfig plain, swap;
   plain.arch = swap.arch = ir::Arch::sm90a;
   plain.math = swap.math = ir::MathPath::tf32;

@@ -54,8 +54,7 @@ GROUPS = {
     # reference applies; vectors trade axes and a column-major D becomes row-major as run.
     "operand_swap": [("swap_plain", "alpha(0.5)", ".with_operand_swap(on)"),
                      ("swap_vectors", "bias(col, f32), gelu, per_row_scale(f32), add(col)", ".with_operand_swap(on)"),
-                     ("swap_residual_col_d", "residual, aux_store, relu", ".with_operand_swap(on).with_layouts(c = col)"),
-                     ("swap_sm80", "relu", ".with_operand_swap(on).with_arch(sm80)")],
+                     ("swap_residual_col_d", "residual, aux_store, relu", ".with_operand_swap(on).with_layouts(c = col)")],
     # sm80 bias read as C with a leading dimension of 0 (beta = 1): per column on a row-major D,
     # per row on a column-major D, and batched (batch stride 0).
     "sm80_bias": [("sm80_bias_col", "bias(col), relu", ".with_arch(sm80)"),
