@@ -1,6 +1,7 @@
 #include "codegen/conv_bindings.h"
 
 #include "codegen/bindings.h"
+#include "codegen/capi_entry.h"
 #include "codegen/conv_host_entry.h"
 #include "codegen/cutlass_names.h"
 #include "codegen/manifest.h"
@@ -36,28 +37,6 @@ ucutlass_$HASH$::ConvParams to_conv_params(const ucutlass_conv_params* p) {
 }
 
 }  // namespace
-)CPP";
-
-constexpr std::string_view kCapiConvEntry = R"CPP(
-extern "C" int ucutlass_$NAME$_run_with_workspace(const ucutlass_conv_params* p, void* stream, void* workspace,
-                                              size_t workspace_bytes, char* msg, size_t msg_len) {
-  if (p == nullptr) return report({1, "$NAME$: params pointer is null"}, msg, msg_len);
-  return report(ucutlass_$HASH$::$NAME$_run(to_conv_params(p), static_cast<cudaStream_t>(stream), workspace,
-                                           workspace_bytes),
-                msg, msg_len);
-}
-
-extern "C" int ucutlass_$NAME$_run(const ucutlass_conv_params* p, void* stream, char* msg, size_t msg_len) {
-  return ucutlass_$NAME$_run_with_workspace(p, stream, nullptr, 0, msg, msg_len);
-}
-
-extern "C" size_t ucutlass_$NAME$_workspace_size(const ucutlass_conv_params* p) {
-  return p == nullptr ? 0 : ucutlass_$HASH$::$NAME$_workspace_size(to_conv_params(p));
-}
-
-extern "C" const char* ucutlass_$NAME$_signature(void) {
-  return $SIGNATURE$;
-}
 )CPP";
 
 constexpr std::string_view kTorchConvSupport = R"CPP(
@@ -256,8 +235,8 @@ std::string emit_capi_conv_support(const ir::Program& p, const std::string& hash
 }
 
 std::string emit_conv_capi_entry(const GemmKernel& k, const std::string& hash) {
-  return fill(kCapiConvEntry,
-              {{"NAME", k.name}, {"HASH", hash}, {"SIGNATURE", c_string_literal(kernel_signature_json(k, hash))}});
+  return emit_capi_kernel_entry(
+      {k.name, hash, "ucutlass_conv_params", "to_conv_params(p)", c_string_literal(kernel_signature_json(k, hash))});
 }
 
 std::string emit_torch_conv_support(const ir::Program& p) {
@@ -265,10 +244,7 @@ std::string emit_torch_conv_support(const ir::Program& p) {
 }
 
 std::string emit_conv_torch_declarations(const GemmKernel& k) {
-  return "int ucutlass_" + k.name +
-         "_run_with_workspace(const ucutlass_conv_params* p, void* stream, void* workspace,\n"
-         "    size_t workspace_bytes, char* msg, size_t msg_len);\n"
-         "size_t ucutlass_" + k.name + "_workspace_size(const ucutlass_conv_params* p);\n";
+  return emit_capi_kernel_declarations(k.name, "ucutlass_conv_params");
 }
 
 std::string emit_conv_torch_function(const GemmKernel& k) {

@@ -22,6 +22,10 @@ namespace ucutlass::ir {
 // with a swap they already describe the kernel as it runs.
 GemmKernel transposed(const GemmKernel& k);
 
+// The shape a swap pays off for: fewer rows than the smallest WGMMA tile M (64) and a
+// wide N to give the swapped kernel its rows. `auto` and the optimizer's search both use it.
+inline bool swap_pays_off(int64_t m, int64_t n) { return m > 0 && m < 64 && n >= 2 * m; }
+
 // What the emitted CUTLASS kernel computes: transposed(k) when k swaps its
 // operands, else k.
 GemmKernel as_run(const GemmKernel& k);

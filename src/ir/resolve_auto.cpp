@@ -168,11 +168,11 @@ void resolve_sm80(GemmKernel& k) {
 // tile N can be 16 or 32 rows of the problem; a convolution's operands are fixed.
 void resolve_operand_swap(GemmKernel& k) {
   if (k.operand_swap.value != OperandSwap::auto_) return;
-  const bool small_m = !k.m.is_dynamic() && k.m.value < 64;
-  const bool wide_n = !k.n.is_dynamic() && k.n.value >= 2 * k.m.value;
-  k.operand_swap.value =
-      k.arch.value == Arch::sm90a && !k.is_conv() && !k.is_grouped() && small_m && wide_n ? OperandSwap::on
-                                                                                          : OperandSwap::off;
+  const bool fixed = !k.m.is_dynamic() && !k.n.is_dynamic();
+  k.operand_swap.value = k.arch.value == Arch::sm90a && !k.is_conv() && !k.is_grouped() && fixed &&
+                                 swap_pays_off(k.m.value, k.n.value)
+                             ? OperandSwap::on
+                             : OperandSwap::off;
 }
 
 // Tiles, schedules and alignments are chosen for the kernel as it runs, then the

@@ -209,8 +209,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
   FusedEpilogue f;
   // sm80 reads a bias as C with stride 0 (ir validate, check_sm80_bias): a per-column one, before
   // any activation, never beside a residual; the depthwise direct convolution takes none.
-  const bool depthwise = m.conv && m.conv->groups > 1 && m.conv->groups == m.conv->c && m.conv->c == m.conv->k;
-  const bool sm80_bias = arch == ir::Arch::sm80 && !depthwise;
+  const bool sm80_bias = arch == ir::Arch::sm80 && !(m.conv && m.conv->is_depthwise_conv2d());
   bool only_scales = true;              // every step so far is a scale (or the residual)
   bool only_homogeneous = true;         // every step so far is a scale, relu or leaky_relu
   int activations = 0;

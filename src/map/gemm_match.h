@@ -61,6 +61,10 @@ struct ConvSpec {
   bool input_copy = true;
   bool output_copy = false;
   int64_t x_elements = 0, w_elements = 0, y_elements = 0;  // activation, weight, result
+
+  // A depthwise conv2d fprop (groups = c = k): what sm80 runs as CUTLASS's SIMT direct
+  // convolution (ir/validate_depthwise.h), with its own tiles and no fused bias.
+  bool is_depthwise_conv2d() const { return !transposed && dims == 2 && groups > 1 && groups == c && c == k; }
 };
 
 struct GemmMatch {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "compiler/frontend.h"
+#include "ir/operand_swap.h"
 #include "search/conv_space.h"
 #include "search/cost_model.h"
 
@@ -72,11 +73,6 @@ std::vector<Shape3> sm90_swapped_tiles(const map::GemmMatch& m) {
   return out;
 }
 
-// An sm90a GEMM with fewer rows than the smallest WGMMA tile M (64) is also tried swapped
-// (ir/operand_swap.h), when its N is wide enough to give the kernel rows. sm80 cannot swap:
-// CUTLASS 2.x turns a column-major output back into the unswapped problem.
-bool small_m(const map::GemmMatch& m) { return m.m < 64 && m.n >= 2 * m.m; }
-
 std::vector<Shape3> sm80_tiles(MathPath math, graph::DType in) {
   if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
   const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
@@ -105,7 +101,8 @@ std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathC
       base.layout_b = lb;
       if (path.arch == Arch::sm90a) {
         for (bool swap : {false, true}) {
-          if (swap && !small_m(m)) continue;
+          // sm80 cannot swap: CUTLASS 2.x turns a column-major output back into the unswapped problem.
+          if (swap && !ir::swap_pays_off(m.m, m.n)) continue;
           const map::GemmMatch run = swap ? swapped_extents(m) : m;
           for (const Shape3& tile : swap ? sm90_swapped_tiles(m) : sm90_tiles(m.in))
             for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})

@@ -28,11 +28,7 @@ std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped
   return out;
 }
 
-// A depthwise conv2d fprop: the sm80 direct convolution (ir/validate_depthwise.h).
-bool is_depthwise(const map::GemmMatch& m) {
-  return m.conv && !m.conv->transposed && m.conv->dims == 2 && m.conv->groups > 1 && m.conv->groups == m.conv->c &&
-         m.conv->c == m.conv->k;
-}
+bool is_depthwise(const map::GemmMatch& m) { return m.conv && m.conv->is_depthwise_conv2d(); }
 
 // Its tile is (output pixels, channels, taps): K is fixed at r * s; the front end
 // keeps the (M, N) pairs whose output tile and warp grid CUTLASS has.
@@ -78,20 +74,15 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
       }
     return out;
   }
-  if (is_depthwise(m)) {  // only the SIMT direct convolution runs it on sm80
-    if (path.math != MathPath::simt) return out;
-    for (const Shape3& tile : depthwise_tiles(m))
-      for (int st : {2, 3, 4}) {
-        map::KernelConfig c = base;
-        c.tile = tile;
-        c.schedule = ir::KernelSchedule::multistage;
-        c.stages = st;
-        out.push_back(c);
-      }
-    return out;
-  }
-  const std::vector<int> stages = path.math == MathPath::simt ? std::vector<int>{3, 4} : std::vector<int>{3, 4, 5};
-  for (const Shape3& tile : conv_sm80_tiles(path.math, m.in, m.conv && m.conv->groups > 1))
+  // A depthwise conv runs only as the SIMT direct convolution, over its own tiles (K = taps).
+  const bool depthwise = is_depthwise(m);
+  if (depthwise && path.math != MathPath::simt) return out;
+  const std::vector<Shape3> tiles =
+      depthwise ? depthwise_tiles(m) : conv_sm80_tiles(path.math, m.in, m.conv && m.conv->groups > 1);
+  const std::vector<int> stages = depthwise ? std::vector<int>{2, 3, 4}
+                                  : path.math == MathPath::simt ? std::vector<int>{3, 4}
+                                                                : std::vector<int>{3, 4, 5};
+  for (const Shape3& tile : tiles)
     for (int st : stages) {
       map::KernelConfig c = base;
       c.tile = tile;

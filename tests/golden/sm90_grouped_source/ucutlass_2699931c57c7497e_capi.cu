@@ -89,8 +89,8 @@ ucutlass_2699931c57c7497e::GroupedGemmParams to_grouped_params(const ucutlass_gr
 
 }  // namespace
 
-extern "C" int ucutlass_grouped_axpby_run_with_workspace(const ucutlass_grouped_gemm_params* p, void* stream,
-                                              void* workspace, size_t workspace_bytes, char* msg, size_t msg_len) {
+extern "C" int ucutlass_grouped_axpby_run_with_workspace(const ucutlass_grouped_gemm_params* p, void* stream, void* workspace,
+                                              size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "grouped_axpby: params pointer is null"}, msg, msg_len);
   return report(ucutlass_2699931c57c7497e::grouped_axpby_run(to_grouped_params(p), static_cast<cudaStream_t>(stream), workspace,
                                            workspace_bytes),
