@@ -200,11 +200,11 @@ $CHECKS$$SOURCE_ALIAS$
   const cutlass::gemm::GemmUniversalMode mode = $MODE$;
   const int batch_count = $BATCH_COUNT$;
   args = typename Gemm::Arguments(
-      mode, cutlass::gemm::GemmCoord($SHAPE_MN$, p.k), batch_count,
+      mode, cutlass::gemm::GemmCoord(p.m, p.n, p.k), batch_count,
       typename EpilogueOp::Params(p.alpha, $BETA$),
-      $PTR_A$, $PTR_B$, c.ptr, p.d,
-      $FIRST$.batch_stride, $SECOND$.batch_stride, c.batch_stride, d.batch_stride,
-      $FIRST$.ld, $SECOND$.ld, c.ld, d.ld);
+      p.a, p.b, c.ptr, p.d,
+      a.batch_stride, b.batch_stride, c.batch_stride, d.batch_stride,
+      a.ld, b.ld, c.ld, d.ld);
   return Status{0, nullptr};
 }
 )CPP";
@@ -309,17 +309,6 @@ std::string raster(ir::RasterOrder r) {
   return "Heuristic";
 }
 
-// The checks speak of the program's operands; the kernel as run takes them in its
-// own order: swapped (operand_swap.h), its A is the program's B, its problem (N, M).
-Substitutions swap_order(const GemmKernel& k) {
-  const bool s = k.swaps_operands();
-  return {{"SHAPE_MN", s ? "p.n, p.m" : "p.m, p.n"},
-          {"PTR_A", s ? "p.b" : "p.a"},
-          {"PTR_B", s ? "p.a" : "p.b"},
-          {"FIRST", s ? "b" : "a"},
-          {"SECOND", s ? "a" : "b"}};
-}
-
 std::string sm90_make_arguments(const GemmKernel& k) {
   // CUTLASS orders B's modes (N, K): a column-major K x N B is K-major, unit stride in K.
   // The program's operands as the kernel reads them: A (M, K) unit in M when
@@ -332,9 +321,14 @@ std::string sm90_make_arguments(const GemmKernel& k) {
   const std::string c_stride = k.has_source() ? cute_stride(c_unit_first, "c") : cute_stride(c_unit_first, "d");
   const std::string stride_a = k.swaps_operands() ? cute_stride(b_unit_n, "b") : cute_stride(a_unit_m, "a");
   const std::string stride_b = k.swaps_operands() ? cute_stride(a_unit_m, "a") : cute_stride(b_unit_n, "b");
-  Substitutions subs = swap_order(k);
-  subs.insert(subs.end(),
-              {{"CHECKS", checks(k)},
+  // The checks speak of the program's operands; the kernel as run takes them in its own
+  // order: swapped, its A is the program's B and its problem (N, M). (sm80 never swaps.)
+  const bool s = k.swaps_operands();
+  return fill(kSm90Arguments,
+              {{"SHAPE_MN", s ? "p.n, p.m" : "p.m, p.n"},
+               {"PTR_A", s ? "p.b" : "p.a"},
+               {"PTR_B", s ? "p.a" : "p.b"},
+               {"CHECKS", checks(k)},
                {"STRIDE_A", stride_a},
                {"STRIDE_B", stride_b},
                {"PTR_C", k.has_source() ? "static_cast<decltype(args.epilogue.ptr_C)>(p.c)" : "nullptr"},
@@ -344,7 +338,6 @@ std::string sm90_make_arguments(const GemmKernel& k) {
                {"SWIZZLE", std::to_string(k.swizzle.value)},
                {"SCHEDULER", sm90_scheduler_arguments(k)},
                {"FUSION_PARAMS", k.extras.empty() ? "p" : "resolved"}});
-  return fill(kSm90Arguments, subs);
 }
 
 std::string sm80_make_arguments(const GemmKernel& k) {
@@ -357,7 +350,6 @@ std::string sm80_make_arguments(const GemmKernel& k) {
     mode = "p.batch > 1 ? cutlass::gemm::GemmUniversalMode::kBatched : cutlass::gemm::GemmUniversalMode::kGemm";
     batch_count = "p.batch";
   }
-  Substitutions subs = swap_order(k);
   // A bias is C with a leading dimension and batch stride of 0: every output row (or column,
   // for a column-major D) reads the same vector, added with beta = 1 (validate.cpp, check_sm80_bias).
   const std::string source =
@@ -365,12 +357,11 @@ std::string sm80_make_arguments(const GemmKernel& k) {
       : k.has_bias() ? "  const detail::Operand c{\"bias\", p.bias, " + std::string(row_c(k) ? "true" : "false") +
                            ", 1, 1, 0, 0, AlignmentC, " + bytes_of(k.d.value) + "};\n"
                      : "  const detail::Operand& c = d;\n";
-  subs.insert(subs.end(), {{"CHECKS", checks(k)},
-                           {"SOURCE_ALIAS", source},
-                           {"MODE", mode},
-                           {"BATCH_COUNT", batch_count},
-                           {"BETA", k.has_source() ? "p.beta" : k.has_bias() ? "1.0f" : "0.0f"}});
-  return fill(kSm80Arguments, subs);
+  return fill(kSm80Arguments, {{"CHECKS", checks(k)},
+                               {"SOURCE_ALIAS", source},
+                               {"MODE", mode},
+                               {"BATCH_COUNT", batch_count},
+                               {"BETA", k.has_source() ? "p.beta" : k.has_bias() ? "1.0f" : "0.0f"}});
 }
 
 }  // namespace
