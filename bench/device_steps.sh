@@ -29,7 +29,8 @@ mkdir -p "$out"
 export UCUTLASS_CUTLASS_DIR=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
 bin=build/ucutlass
 [ -x "$bin" ] || bin=build/bench-bin/ucutlass
-jobs=$(nproc)
+# DEVICE_JOBS caps the parallel builds (bench/device_parallel.sh splits the cores between streams).
+jobs=${DEVICE_JOBS:-$(nproc)}
 
 run_step() {
   local name=${1%%:*} secs=${1#*:}

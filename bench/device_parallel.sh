@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Runs several bench/device_steps.sh streams at once, one GPU each, on a machine with several GPUs,
+# so one device call does the work of several: stream i sees only GPU i (CUDA_VISIBLE_DEVICES) and
+# gets an equal share of the cores for its builds (DEVICE_JOBS), minus two left for the timing
+# processes. Each stream writes its JSONs to OUT/results/gpuI and its log to OUT/gpuI.log; at the end
+# everything under OUT/results is packed into OUT/results.tgz (the device tool brings back 8 files).
+#
+#   bench/device_parallel.sh OUT "STEP[:SECS] ..." ["STEP[:SECS] ..." ...]
+#
+# Steps that time kernels run beside another stream's builds: each timing process keeps its own
+# cores, and results record the command, so a reader can see what ran alongside (gpuI.log).
+set -u
+out=${1:?usage: bench/device_parallel.sh OUT "STEPS for GPU 0" ["STEPS for GPU 1" ...]}
+shift
+root=$(cd "$(dirname "$0")/.." && pwd)
+streams=$#
+gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+if [ "$streams" -gt "${gpus:-0}" ]; then
+  echo "device_parallel: $streams streams but $gpus GPUs" >&2
+  exit 2
+fi
+share=$(( ($(nproc) - 2) / streams ))
+[ "$share" -ge 1 ] || share=1
+mkdir -p "$out/results"
+pids=()
+i=0
+for steps in "$@"; do
+  # shellcheck disable=SC2086  # each stream's steps are words
+  CUDA_VISIBLE_DEVICES=$i DEVICE_JOBS=$share TMPDIR=$(mktemp -d "/tmp/stream$i.XXXX") \
+    "$root/bench/device_steps.sh" "$out/results/gpu$i" $steps >"$out/gpu$i.log" 2>&1 &
+  pids+=($!)
+  i=$((i + 1))
+done
+rc=0
+for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+tar -czf "$out/results.tgz" -C "$out/results" . && rm -rf "$out/results"
+exit $rc
