@@ -32,6 +32,19 @@ def main():
     started = provenance.now()
     env = dict(os.environ, PYTHONPATH=str(REPO / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     runs = []
+    out = Path(args.out)
+    if out.is_dir() or not out.suffix:
+        out.mkdir(parents=True, exist_ok=True)
+        out = out / f"repeatability-{provenance.file_stamp(started)}.json"
+
+    def write(summary):
+        # Written after every run, so a run killed at its time limit keeps what it measured.
+        out_doc = {"format": "ucutlass-bench-repeatability", "version": 1, "date": started.isoformat(),
+                   **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
+                   "driver": provenance.driver_version(), "problem": args.problem, "solution": args.solution,
+                   "eval_flags": eval_flags, "runs": runs, "summary": summary}
+        out.write_text(json.dumps(out_doc, indent=2) + "\n")
+
     for i in range(args.runs):
         cmd = [sys.executable, "-m", "ucutlass_harness", "eval", args.problem, args.solution, "--json",
                "--baselines", "none", *eval_flags]
@@ -40,27 +53,27 @@ def main():
             result = json.loads(proc.stdout)
         except (subprocess.TimeoutExpired, json.JSONDecodeError) as e:
             runs.append({"run": i, "error": f"{type(e).__name__}: {e}"})
+            write(None)
             continue
-        cand = ((result.get("timing") or {}).get("candidate") or {})
+        timing = result.get("timing") or {}
+        cand = timing.get("candidate") or {}
+        fired = {s["name"]: s.get("detail") for s in result.get("signals") or [] if s.get("fired")}
         runs.append({"run": i, "verdict": result.get("verdict"), "median_ms": cand.get("median_ms"),
+                     "stream_only_median_ms": (cand.get("stream_only") or {}).get("median_ms"),
+                     "kernel_only_ms": (timing.get("kernel_only_candidate") or {}).get("kernel_ms_per_call"),
                      "spread_p90_p10": cand.get("spread"), "num_trials": cand.get("num_trials"),
-                     "wall_s": (result.get("worker") or {}).get("wall_s")})
-        print(f"run {i}: verdict {runs[-1]['verdict']} median {runs[-1]['median_ms']} ms", flush=True)
+                     "signals_fired": fired, "wall_s": (result.get("worker") or {}).get("wall_s")})
+        print(f"run {i}: verdict {runs[-1]['verdict']} median {runs[-1]['median_ms']} ms "
+              f"(stream only {runs[-1]['stream_only_median_ms']}, kernels {runs[-1]['kernel_only_ms']})"
+              + "".join(f"\n  {k}: {v}" for k, v in fired.items()), flush=True)
+        write(None)
     medians = [r["median_ms"] for r in runs if isinstance(r.get("median_ms"), (int, float))]
     summary = None
     if medians:
         mid = statistics.median(medians)
         summary = {"runs_timed": len(medians), "median_of_medians_ms": mid, "min_ms": min(medians),
                    "max_ms": max(medians), "spread": (max(medians) - min(medians)) / mid}
-    out_doc = {"format": "ucutlass-bench-repeatability", "version": 1, "date": started.isoformat(),
-               **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
-               "driver": provenance.driver_version(), "problem": args.problem, "solution": args.solution,
-               "eval_flags": eval_flags, "runs": runs, "summary": summary}
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out.mkdir(parents=True, exist_ok=True)
-        out = out / f"repeatability-{provenance.file_stamp(started)}.json"
-    out.write_text(json.dumps(out_doc, indent=2) + "\n")
+    write(summary)
     print(json.dumps(summary, indent=1))
     print(f"wrote {out}")
     return 0 if summary else 1
