@@ -277,6 +277,23 @@ def run_baselines(files, root, modes, *, compile_jobs=None, time_budget=None, ti
     return table, failures, report
 
 
+def merge_reports(prior, current):
+    """The report of a resumed run: problems timed by earlier runs keep their records (this run
+    only holds the problems it ran), and each earlier run's phase figures move to "earlier_runs"."""
+    if not isinstance(prior, dict) or prior.get("format") != REPORT_FORMAT:
+        return current
+    merged = dict(current)
+    problems = {k: v for k, v in (prior.get("problems") or {}).items() if v and (v.get("time") or {}).get("status")
+                not in (None, "skipped")}
+    problems.update({k: v for k, v in (current.get("problems") or {}).items() if v})
+    merged["problems"] = dict(sorted(problems.items()))
+    earlier = list(prior.get("earlier_runs") or [])
+    earlier.append({k: prior[k] for k in ("phase1", "phase2", "wall_s", "compile_jobs", "time_budget_s", "device",
+                                         "torch_version", "complete") if k in prior})
+    merged["earlier_runs"] = earlier
+    return merged
+
+
 def kernelbench_doc(table, levels, modes, entry_fn):
     """{level: {...}, level_compile: {...}} in KernelBench's baseline format, every level present."""
     doc = {}

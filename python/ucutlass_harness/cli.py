@@ -280,10 +280,17 @@ def cmd_baselines(args):
     task_extra = {"timing_trials": args.timing_trials, "warmup": args.warmup, "seed": args.seed,
                   "device_index": args.device, "device_type": args.device_type}
     levels = sorted({baselines.level_and_name(p, args.dir)[0] for p in files})
-    prior = {}
+    prior, prior_report = {}, None
+    base, ext = os.path.splitext(args.out)
+    report_path = f"{base}.report{ext or '.json'}"
     if args.resume and os.path.isfile(args.out):
         with open(args.out, encoding="utf-8") as f:
             prior = json.load(f)
+        try:
+            with open(report_path, encoding="utf-8") as f:
+                prior_report = json.load(f)
+        except (OSError, ValueError):
+            prior_report = None
 
     def done(path):
         level, name = baselines.level_and_name(path, args.dir)
@@ -291,7 +298,6 @@ def cmd_baselines(args):
 
     already = [p for p in files if done(p)] if prior else []
     files = [p for p in files if p not in already]
-    base, ext = os.path.splitext(args.out)
 
     def write(table, failures, report, final):
         out = baselines.kernelbench_doc(table, levels, modes, kernelbench.baseline_entry)
@@ -304,11 +310,11 @@ def cmd_baselines(args):
         if final:
             timed = sum(len(v) for k, v in out.items() if not k.endswith("_compile"))
             _emit(out, args, f"wrote {args.out}: {timed} problems timed, {len(failures)} failed, "
-                  f"{len(report['skipped'])} skipped (report {base}.report{ext or '.json'})", args.out)
+                  f"{len(report['skipped'])} skipped (report {report_path})", args.out)
         else:  # checkpoint after each timed problem: a killed run keeps what it measured (--resume goes on)
             os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
             worker.write_json_atomic(args.out, out)
-        worker.write_json_atomic(f"{base}.report{ext or '.json'}", report)
+        worker.write_json_atomic(report_path, baselines.merge_reports(prior_report, report))
         if failures:
             worker.write_json_atomic(f"{base}.failures{ext or '.json'}", failures)
 

@@ -314,6 +314,7 @@ class Evaluation:
                  f"outputs {nondet} differ between two reference runs (dropout or random ops?)" if nondet else "")
         del again, ref_warm
         self.sync()
+        gpu_env.start_cpu_pools(torch)
         threads_before = gpu_env.thread_census()
         watched_before = snapshot_watched()
         l2_limit_before = gpu_env.persisting_l2_limit() if self.on_cuda else None

@@ -20,7 +20,7 @@ Protocol (one Unix-socket connection per task, JSON lines):
   server -> client  {"exit": returncode}   (subprocess convention: -N = killed by signal N)
 A refused task, a server that cannot start, or UCUTLASS_FORKSERVER=0 means the
 caller spawns a fresh interpreter as before. The server refuses to fork when
-CUDA is initialized or libcuda is mapped into it, when it has a second Python thread, or when the task's
+CUDA is initialized (torch says so, or a NVIDIA device file is open in it), when it has a second Python thread, or when the task's
 environment differs from the server's in a variable that may already have been
 read at start-up or import (IMPORT_TIME_ENV / IMPORT_TIME_PREFIXES).
 
@@ -88,15 +88,25 @@ def _frozen_modules():
     return sorted(m for m in FROZEN_IF_IMPORTED if m in sys.modules)
 
 
-def cuda_driver_loaded():
-    """True when libcuda is mapped into this process: cuInit may have run, and a CUDA
-    driver initialized before fork() is unusable in the child. (torch.cuda.is_initialized()
-    misses e.g. a device count taken through the runtime API.)"""
+def cuda_driver_initialized():
+    """True when the CUDA driver has been initialized in this process, which makes fork() unsafe:
+    a driver initialized before fork() is unusable in the child. cuInit opens the NVIDIA device
+    files (/dev/nvidiactl, /dev/nvidia0, /dev/nvidia-uvm), so an open one means it ran, whatever
+    called it (torch.cuda.is_initialized() misses e.g. a device count taken through the runtime
+    API). Merely mapping libcuda opens none: on the H200 `import torch` plus the profiler maps it
+    (CUPTI links it) without initializing anything, and the earlier test "is libcuda mapped" kept
+    the server from ever serving there, so every task paid a fresh interpreter."""
     try:
-        with open("/proc/self/maps", encoding="utf-8", errors="replace") as f:
-            return any("/libcuda.so" in line for line in f)
+        fds = os.listdir("/proc/self/fd")
     except OSError:
         return False
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}").startswith("/dev/nvidia"):
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def env_conflicts(server_env, task_env):
@@ -127,8 +137,8 @@ class Server:
         import torch
         if torch.cuda.is_initialized():
             return "CUDA is initialized in the fork server"
-        if cuda_driver_loaded():
-            return "libcuda is loaded in the fork server (the driver may be initialized)"
+        if cuda_driver_initialized():
+            return "the CUDA driver is initialized in the fork server (a /dev/nvidia* file is open)"
         if threading.active_count() != 1:
             return f"fork server has {threading.active_count()} Python threads"
         bad = env_conflicts(self.env0, req.get("env") or {})
@@ -341,8 +351,8 @@ def server_main(sock_path):
     # Import what workers need, but not torch._dynamo / torch._inductor (see FROZEN_IF_IMPORTED).
     import torch  # noqa: F401
     from . import baselines, evaluate, worker  # noqa: F401
-    if torch.cuda.is_initialized() or cuda_driver_loaded():
-        sys.stderr.write("fork server: CUDA got initialized (or libcuda loaded) during imports; not serving\n")
+    if torch.cuda.is_initialized() or cuda_driver_initialized():
+        sys.stderr.write("fork server: CUDA got initialized during imports; not serving\n")
         os._exit(3)
     Server(sock_path).serve()
 

@@ -88,6 +88,21 @@ BUSY_SHARE = 0.05
 MIN_BUSY_TICKS = 3
 
 
+def start_cpu_pools(torch):
+    """Starts PyTorch's CPU intra-op pool (OpenMP) before the first thread census.
+
+    The pool's threads start at the first parallel CPU op and carry the process's name
+    ("python3"), so a pool started by the harness's own input generation between two censuses
+    looked like a candidate's busy threads: on the H200 (32 cores) an honest solution was
+    flagged with 31 such threads. One parallel element-wise op over enough elements for every
+    thread starts them all; they then belong to the "before" census.
+    """
+    n = max(1, torch.get_num_threads())
+    x = torch.ones(n * (1 << 16))
+    x.add_(1.0)
+    return n
+
+
 def new_threads(before, after):
     """Threads present after but not before.
 

@@ -193,3 +193,25 @@ def test_cli_checkpoints_after_each_timed_problem(tmp_path, monkeypatch):
     assert sorted(seen[0]["level1"]) == ["001_p.py"]
     assert sorted(json.loads(out.read_text())["level1"]) == ["001_p.py", "002_p.py"]
     assert json.loads((tmp_path / "b.report.json").read_text())["final"] is True
+
+
+def test_cli_resume_keeps_earlier_runs_problem_records(tmp_path, monkeypatch):
+    _files(tmp_path / "probs", 2, "level1")
+    real = baselines.run_baselines
+    out = tmp_path / "b.json"
+    # First run: budget 0 after the first problem, so 002 is skipped and a second run resumes it.
+    clock = FakeClock()
+    fake = FakeRunner(cost=10.0, clock=clock)
+    monkeypatch.setattr(baselines, "run_baselines",
+                        lambda *a, **k: real(*a, **dict(k, runner=fake, clock=clock)))
+    assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out), "--only-eager",
+                     "--time-budget", "5"]) == 0
+    first = json.loads((tmp_path / "b.report.json").read_text())
+    assert first["problems"]["level1/002_p.py"]["time"] == {"status": "skipped"}
+    monkeypatch.setattr(baselines, "run_baselines", lambda *a, **k: real(*a, **dict(k, runner=FakeRunner())))
+    assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out), "--only-eager", "--resume"]) == 0
+    report = json.loads((tmp_path / "b.report.json").read_text())
+    assert report["problems"]["level1/001_p.py"] == first["problems"]["level1/001_p.py"]
+    assert report["problems"]["level1/002_p.py"]["time"]["status"] == "ok"
+    assert len(report["earlier_runs"]) == 1 and report["earlier_runs"][0]["complete"] is False
+    assert report["complete"] is True

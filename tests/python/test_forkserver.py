@@ -243,11 +243,19 @@ def test_cpu_evaluation_same_verdict_and_signals(monkeypatch, tmp_path, name):
         assert seen["1"][0] == "ok" and "threads" not in seen["1"][1]
 
 
-def test_server_refuses_after_cuda_driver_loaded(monkeypatch):
+def test_server_refuses_after_cuda_driver_initialized(monkeypatch):
     """The guard the server checks before every fork (no GPU here: simulate the condition)."""
-    monkeypatch.setattr(forkserver, "cuda_driver_loaded", lambda: True)
+    monkeypatch.setattr(forkserver, "cuda_driver_initialized", lambda: True)
     s = forkserver.Server("/nonexistent")
-    assert "libcuda" in s.refuse_reason({"env": dict(os.environ)})
-    monkeypatch.setattr(forkserver, "cuda_driver_loaded", lambda: False)
+    assert "CUDA driver is initialized" in s.refuse_reason({"env": dict(os.environ)})
+    monkeypatch.setattr(forkserver, "cuda_driver_initialized", lambda: False)
     assert s.refuse_reason({"env": dict(os.environ)}) is None
     assert s.refuse_reason({"env": dict(os.environ, OMP_NUM_THREADS="2")}).startswith("environment differs")
+
+
+def test_an_open_nvidia_device_file_means_the_driver_is_initialized(monkeypatch, tmp_path):
+    """The real check reads /proc/self/fd: a descriptor on /dev/nvidia* (cuInit opens them)."""
+    assert forkserver.cuda_driver_initialized() is False  # no GPU here: nothing open
+    real = os.readlink
+    monkeypatch.setattr(os, "readlink", lambda p: "/dev/nvidiactl" if p.endswith("/0") else real(p))
+    assert forkserver.cuda_driver_initialized() is True

@@ -52,3 +52,38 @@ def test_a_real_busy_python_thread_shows_in_both_counts():
     assert py == 1
     assert len(new) == 1
     assert len(suspicious) == 1  # it burned CPU (the OS name is "spin" only where Python names OS threads)
+
+
+_POOL_PROBE = r"""
+import sys, time, torch
+from ucutlass_harness import gpu_env
+if sys.argv[1] == "warm":
+    gpu_env.start_cpu_pools(torch)
+before = gpu_env.thread_census()
+x = torch.ones(1 << 22)
+t0 = time.monotonic()
+while time.monotonic() - t0 < 0.6:  # parallel element-wise work, as input generation does
+    x.mul_(1.0000001).add_(1e-7)
+after = gpu_env.thread_census()
+print(gpu_env.new_threads(before, after)[2])
+"""
+
+
+def _pool_probe(mode):
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "python"),
+               OMP_NUM_THREADS="2")
+    out = subprocess.run([sys.executable, "-c", _POOL_PROBE, mode], capture_output=True, text=True, env=env,
+                         timeout=120)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.strip()
+
+
+def test_cpu_pool_started_between_censuses_looks_suspicious_unless_started_first():
+    # A fresh interpreter: the pool starts inside the window unless start_cpu_pools ran first.
+    pytest = __import__("pytest")
+    pytest.importorskip("torch")
+    assert _pool_probe("cold") not in ("", "[]")  # the pool thread, named after the interpreter
+    assert _pool_probe("warm") == "[]"
