@@ -2,13 +2,16 @@
 """Checks that no measured time of a suite problem beats its fused Speed-of-Light bound (issue 4).
 
     python3 bench/sol_violations.py BASELINES.json [BASELINES.json ...] [--store campaign.sqlite] [--gpu H200]
-            [--graphs tests/optimize/graphs] [--problems problems] [--ucutlass build/ucutlass] [--out FILE|DIR]
+            [--candidates RESULT.json ...] [--graphs tests/optimize/graphs] [--problems problems] [--ucutlass build/ucutlass] [--out FILE|DIR]
 
 BASELINES.json is what `python3 -m ucutlass_harness baselines DIR --out FILE` writes, KernelBench's format:
 {"<level>": {"<file>.py": {"mean": ms, "median": ms, ...}}, "<level>_compile": {...}} (the second key holds
 torch.compile's times). The optional store is a campaign's run store (`ucutlass optimize --store`): every
 verified attempt (verdict ok) is checked too, and the fastest eager / torch.compile time its evals measured.
-Times are KernelBench's "mean" for baselines and the harness's median for attempts.
+Times are KernelBench's "mean" for baselines and the harness's median for attempts. --candidates adds
+correct candidates measured outside a campaign: bench/repeatability.py records (every run with verdict ok)
+and the harness's own eval results (`ucutlass eval --json`, verdict ok); a candidate of a problem outside the
+suite (no graph, no problem file) is listed under "outside_suite", not checked.
 
 Each time goes through `ucutlass sol GRAPH --time MS --json` (the cached traced graph
 <graphs>/<level>_<stem>.json when present, else the problem file, which needs torch to trace); the record lists
@@ -59,6 +62,32 @@ def measurements_from_store(path):
     return out
 
 
+def suite_name(problem_path):
+    """problems/<level>/<stem>.py -> <level>_<stem>, the name `ucutlass optimize` gives it."""
+    p = Path(problem_path)
+    return f"{p.parent.name}_{p.stem}"
+
+
+def measurements_from_candidates(doc):
+    """{problem: [(source, ms)]} from a repeatability record or a harness eval result; correct runs only."""
+    out = {}
+    if doc.get("format") == "ucutlass-bench-repeatability":
+        name = suite_name(doc["problem"])
+        for run in doc.get("runs") or []:
+            if run.get("verdict") == "ok" and isinstance(run.get("median_ms"), (int, float)):
+                out.setdefault(name, []).append((f"candidate {Path(doc['solution']).name} (repeatability run "
+                                                 f"{run['run']})", float(run["median_ms"])))
+    elif doc.get("format") == "ucutlass-eval-result" and doc.get("verdict") == "ok":
+        problem = doc.get("problem")
+        path = problem.get("file") if isinstance(problem, dict) else problem
+        ms = ((doc.get("timing") or {}).get("candidate") or {}).get("median_ms")
+        if path and isinstance(ms, (int, float)):
+            solution = doc.get("solution")
+            label = solution.get("file") if isinstance(solution, dict) else solution
+            out.setdefault(suite_name(path), []).append((f"candidate {Path(str(label)).name}", float(ms)))
+    return out
+
+
 def problem_input(name, graphs, problems):
     graph = Path(graphs) / f"{name}.json"
     if graph.is_file():
@@ -104,6 +133,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("baselines", nargs="+", help="baseline JSON(s) from `python3 -m ucutlass_harness baselines`")
     ap.add_argument("--store", help="campaign run store (SQLite) of `ucutlass optimize`")
+    ap.add_argument("--candidates", nargs="*", default=[],
+                    help="repeatability records or harness eval results of correct candidates")
     ap.add_argument("--gpu", help="GPU profile for the bound (default: ucutlass sol's: local GPU, else H200)")
     ap.add_argument("--graphs", default=str(REPO / "tests" / "optimize" / "graphs"))
     ap.add_argument("--problems", default=str(REPO / "problems"))
@@ -119,12 +150,20 @@ def main():
     if args.store:
         for problem, found in measurements_from_store(args.store).items():
             times.setdefault(problem, []).extend(found)
+    outside = []
+    for path in args.candidates:
+        for problem, found in measurements_from_candidates(json.loads(Path(path).read_text())).items():
+            if problem_input(problem, args.graphs, args.problems) is None:
+                outside.append({"problem": problem, "file": path, "times": len(found)})
+                continue
+            times.setdefault(problem, []).extend(found)
     records = [check_problem(args.ucutlass, name, found, args) for name, found in sorted(times.items())]
     too_fast = [(r["problem"], c) for r in records for c in r["checks"] if c["verdict"] == "too-fast"]
     errors = [r for r in records if "error" in r]
     doc = {"format": "ucutlass-bench-sol-violations", "version": 1, "date": started.isoformat(),
            **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
-           "baselines": args.baselines, "store": args.store, "gpu": args.gpu,
+           "baselines": args.baselines, "store": args.store, "candidates": args.candidates,
+           "outside_suite": outside, "gpu": args.gpu,
            "problems": len(records), "checks": sum(len(r["checks"]) for r in records),
            "violations": len(too_fast), "errors": len(errors), "records": records}
     out = Path(args.out)
