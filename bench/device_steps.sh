@@ -7,10 +7,12 @@
 #
 # Steps (each killed at its SECONDS, default shown; a killed step keeps what it wrote):
 #   baselines:480     eager + torch.compile for problems/, resumed from bench/results/baselines-h200.json
-#   adversarial:300   tests/adversarial (gamed + honest solutions), bench/run_adversarial.py
+#   adversarial:360   tests/adversarial (gamed + honest solutions), bench/run_adversarial.py
+#                     (2026-11-29, workers spawned: 77 s of extension builds + 25 cases x 9 s = 250 s)
 #   isolation:200     tests/isolation (segfault, illegal address, hang, OOM, then honest)
-#   repeatability:240 one ms-scale CUTLASS solution (bf16 8192^3, written by `ucutlass optimize --no-gpu`),
-#                     5 separate harness runs
+#   repeatability:450 one ms-scale CUTLASS solution (bf16 8192^3, written by `ucutlass optimize --no-gpu`),
+#                     5 separate harness runs (2026-11-29: 428 s, the extension build included)
+#   overhead:240     bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
 #   optimize:540      `ucutlass optimize problems` resumed from OUT/../optimize_out if carried; the
 #                     store and solutions are tarred into OUT
 #   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
@@ -42,14 +44,20 @@ run_step() {
         --time-budget $(( ${secs:-480} - 60 )) --timeout 240 || rc=$?
       cp bench/results/baselines-h200*.json "$out"/ 2>/dev/null ;;
     adversarial|isolation)
-      timeout "${secs:-300}" python3 bench/run_adversarial.py "tests/$name" --out "$out" --baselines none \
+      timeout "${secs:-360}" python3 bench/run_adversarial.py "tests/$name" --out "$out" --baselines none \
         --prebuild-jobs "$jobs" --ext-cache /tmp/ucutlass-ext --timeout 60 || rc=$? ;;
     repeatability)
       "$bin" optimize problems/level1/014_gemm_bf16_inputs.py --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
       local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py
       TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext python3 -m ucutlass_harness.prebuild "$sol" >/dev/null 2>&1
-      timeout "${secs:-240}" python3 bench/repeatability.py problems/level1/014_gemm_bf16_inputs.py "$sol" --runs 5 \
+      timeout "${secs:-450}" python3 bench/repeatability.py problems/level1/014_gemm_bf16_inputs.py "$sol" --runs 5 \
         --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 || rc=$? ;;
+    overhead)
+      # The repeatability solution (bf16 8192^3) beside eager: host launch cost vs GPU time.
+      local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py
+      [ -f "$sol" ] || "$bin" optimize problems/level1/014_gemm_bf16_inputs.py --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
+      TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext timeout "${secs:-240}" python3 bench/launch_overhead.py \
+        problems/level1/014_gemm_bf16_inputs.py "$sol" --out "$out" || rc=$? ;;
     optimize)
       local dir=${OPTIMIZE_OUT:-optimize_out}
       timeout "${secs:-540}" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Where a candidate's time goes besides its kernels: host launch cost against GPU time, in one process.
+
+    python3 bench/launch_overhead.py PROBLEM SOLUTION [SOLUTION ...] [--calls 200] [--out FILE|DIR]
+
+Why: on the H200 the harness timed the bf16 8192^3 CUTLASS solution at 1.41-1.55 ms over five runs while
+its kernel took 1.317 ms in every run (profiler), so 0.1-0.2 ms of each trial, and all of the run-to-run
+spread, sat between the start event and the kernel. This separates the candidates of that gap, for the
+reference Model (eager) and each SOLUTION's ModelNew, on the same inputs:
+
+  host_us       CPU time of one call, no synchronization (Python, binding, CUTLASS initialize, launch)
+  trial_ms      the harness's trial: L2 flushed, synchronize, event, call, event (idle GPU at the start)
+  queued_ms     GPU time per call when calls are queued back to back (launch cost hidden behind the GPU)
+  graph_ms      the same through a CUDA graph replay (no launch cost at all), where capture works
+  kernel_ms     summed kernel time per call from the profiler (CUPTI)
+
+trial_ms - queued_ms is what an idle GPU waits for the host; queued_ms - kernel_ms is gaps between kernels.
+A diagnostic, not a verdict: no isolation (one process), no correctness check. Writes
+bench/results/launch-overhead-<date>.json with provenance.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import provenance  # noqa: E402
+from ucutlass_cli import REPO  # noqa: E402
+
+sys.path.insert(0, str(REPO / "python"))
+
+
+def median(xs):
+    return statistics.median(xs) if xs else None
+
+
+def measure(torch, fn, inputs, calls, flush):
+    sync = torch.cuda.synchronize
+    with torch.no_grad():
+        for _ in range(5):
+            fn(*inputs)
+        sync()
+        host = []
+        for _ in range(calls):
+            t0 = time.perf_counter()
+            out = fn(*inputs)
+            host.append((time.perf_counter() - t0) * 1e6)
+            sync()
+            del out
+        trial = []
+        for _ in range(calls):
+            flush.zero_()
+            sync()
+            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            s.record()
+            out = fn(*inputs)
+            e.record()
+            sync()
+            trial.append(s.elapsed_time(e))
+            del out
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        s.record()
+        for _ in range(calls):
+            fn(*inputs)
+        e.record()
+        sync()
+        queued = s.elapsed_time(e) / calls
+        graph = None
+        try:
+            g = torch.cuda.CUDAGraph()
+            side = torch.cuda.Stream()
+            side.wait_stream(torch.cuda.current_stream())
+            with torch.cuda.stream(side):
+                fn(*inputs)
+            torch.cuda.current_stream().wait_stream(side)
+            with torch.cuda.graph(g):
+                fn(*inputs)
+            g.replay()
+            sync()
+            s.record()
+            for _ in range(calls):
+                g.replay()
+            e.record()
+            sync()
+            graph = s.elapsed_time(e) / calls
+        except Exception as exc:  # capture is not allowed for some code (host syncs, allocations)
+            graph = f"{type(exc).__name__}: {str(exc)[:200]}"
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(10):
+                fn(*inputs)
+            sync()
+        from ucutlass_harness import kernels
+        kernel_us = sum(ev.time_range.elapsed_us() for ev in prof.events()
+                        if ev.device_type == torch.autograd.DeviceType.CUDA and kernels.classify(ev.name) != "ignored")
+    return {"host_us": median(host), "host_us_p90": sorted(host)[int(0.9 * len(host))], "trial_ms": median(trial),
+            "trial_ms_min": min(trial), "trial_ms_max": max(trial), "queued_ms": queued, "graph_ms": graph,
+            "kernel_ms": kernel_us / 1e3 / 10}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("problem")
+    ap.add_argument("solutions", nargs="+")
+    ap.add_argument("--calls", type=int, default=200)
+    ap.add_argument("--out", default=str(REPO / "bench" / "results"))
+    args = ap.parse_args()
+    import torch
+    from ucutlass_harness import evaluate, problem
+    started = provenance.now()
+    device = torch.device("cuda")
+    prob = problem.load_module(args.problem, "problem")
+    torch.manual_seed(42)
+    inputs = evaluate.make_inputs(prob, 42, "problem", device)
+    flush = evaluate.l2_flush_buffer(device)
+    rows = {"eager": measure(torch, prob.Model(*prob.get_init_inputs()).to(device), inputs, args.calls, flush)}
+    for path in args.solutions:
+        mod = problem.load_module(path, "solution")
+        torch.manual_seed(42)
+        model = mod.ModelNew(*prob.get_init_inputs()).to(device)
+        rows[path] = measure(torch, model, inputs, args.calls, flush)
+    for name, r in rows.items():
+        graph = f"{r['graph_ms']:.4f}" if isinstance(r["graph_ms"], float) else "n/a"
+        print(f"{Path(name).name[:40]:40s} host {r['host_us']:8.1f} us  trial {r['trial_ms']:.4f} ms  "
+              f"queued {r['queued_ms']:.4f} ms  graph {graph} ms  kernels {r['kernel_ms']:.4f} ms")
+    doc = {"format": "ucutlass-bench-launch-overhead", "version": 1, "date": started.isoformat(),
+           **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
+           "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "torch": torch.__version__,
+           "problem": args.problem, "calls": args.calls, "results": rows}
+    out = Path(args.out)
+    if out.is_dir() or not out.suffix:
+        out.mkdir(parents=True, exist_ok=True)
+        out = out / f"launch-overhead-{provenance.file_stamp(started)}.json"
+    out.write_text(json.dumps(doc, indent=2) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
