@@ -7,10 +7,13 @@ result is one JSON document on stdout; errors are JSON too
 """
 
 import argparse
+import concurrent.futures as cf
 import json
 import os
+import queue
 import re
 import sys
+import threading
 import time
 
 from . import kernelbench, problem, results, static_check, tolerance, worker
@@ -53,6 +56,8 @@ def _add_eval_options(p):
     p.add_argument("--sol-ms", type=float, help="speed-of-light bound (ms): faster results are flagged")
     p.add_argument("--seed", type=int, default=42)
     p.add_argument("--device", type=int, default=0)
+    p.add_argument("--devices", help="batch/adversarial/kb-eval: evaluate on these GPUs at once, one worker per GPU "
+                                     "(a comma list, or 'all' = every visible GPU); default: --device alone")
     p.add_argument("--device-type", choices=["cuda", "cpu"], default="cuda",
                    help="cpu runs the same checks with wall-clock timing (for tests without a GPU)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per evaluation worker")
@@ -152,20 +157,63 @@ def _maybe_prebuild(args, solutions, out_dir):
     print(f"prebuild: {len(built)} solution(s), {jobs} at a time, {time.monotonic() - t0:.1f} s", file=sys.stderr)
 
 
+def eval_devices(args):
+    """The GPUs evaluations run on: --devices "0,1" / "all" (every visible GPU), else --device alone."""
+    spec = getattr(args, "devices", None)
+    if not spec:
+        return [args.device]
+    devices = None
+    if spec != "all":
+        try:
+            devices = [int(d) for d in spec.split(",") if d.strip()]
+        except ValueError:
+            raise UsageError(f"--devices {spec!r}: a comma list of GPU indices, or 'all'") from None
+        if not devices or len(set(devices)) != len(devices) or min(devices) < 0:
+            raise UsageError(f"--devices {spec!r}: a comma list of distinct GPU indices, or 'all'")
+    if args.device_type != "cuda":
+        return [args.device]  # the CPU mode has one device
+    if devices is None:
+        from . import gpu_env
+        count = gpu_env.visible_gpu_count()
+        return list(range(count)) if count > 0 else [args.device]
+    return devices
+
+
 def run_pairs(pairs, args, out_dir, label_of=None):
-    """Evaluate (problem, solution) pairs, one fresh worker each; write one JSON per pair."""
+    """Evaluate (problem, solution) pairs, one fresh worker each; write one JSON per pair.
+
+    With several devices (--devices), one worker per GPU runs at a time: each evaluation still has
+    its GPU to itself (timing included), and the batch takes 1/N of the wall time. Records keep the
+    pairs' order whatever order they finish in.
+    """
     os.makedirs(out_dir, exist_ok=True)
-    records = []
     _maybe_prebuild(args, [pair[1] for pair in pairs], out_dir)
     env = _worker_env(args)
-    for i, (prob, sol, *rest) in enumerate(pairs):
+    devices = eval_devices(args)
+    free = queue.Queue()
+    for d in devices:
+        free.put(d)
+    records = [None] * len(pairs)
+    done = [0]
+    lock = threading.Lock()
+
+    def evaluate_one(i):
+        prob, sol, *rest = pairs[i]
         name = f"{i:03d}_{os.path.splitext(os.path.basename(sol))[0]}.json"
         if not os.path.isfile(prob) or not os.path.isfile(sol):
             missing = prob if not os.path.isfile(prob) else sol
             result = results.error_result({"file": prob}, {"file": sol}, "runtime_error",
                                           f"{missing}: no such file", "load")
         else:
-            result = worker.run_task(_eval_task(args, prob, sol, rest[0] if rest else None), args.timeout, env)
+            device = free.get()
+            try:
+                task = _eval_task(args, prob, sol, rest[0] if rest else None)
+                task["device_index"] = device
+                if len(devices) > 1:
+                    task["concurrent_devices"] = len(devices)
+                result = worker.run_task(task, args.timeout, env)
+            finally:
+                free.put(device)
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)
         rec = {"problem": prob, "solution": sol, "result_file": name, "verdict": result.get("verdict"),
@@ -173,8 +221,18 @@ def run_pairs(pairs, args, out_dir, label_of=None):
                "speedup_vs_eager": (result.get("speedup") or {}).get("vs_eager")}
         if label_of:
             rec.update(label_of(prob, sol, result))
-        records.append(rec)
-        print(f"[{i + 1}/{len(pairs)}] {os.path.basename(sol)}: {_one_line(result)}", file=sys.stderr)
+        with lock:
+            records[i] = rec
+            done[0] += 1
+            print(f"[{done[0]}/{len(pairs)}] {os.path.basename(sol)}: {_one_line(result)}", file=sys.stderr)
+
+    if len(devices) == 1:
+        for i in range(len(pairs)):
+            evaluate_one(i)
+    else:
+        with cf.ThreadPoolExecutor(max_workers=len(devices)) as ex:
+            for f in [ex.submit(evaluate_one, i) for i in range(len(pairs))]:
+                f.result()
     return records
 
 

@@ -6,6 +6,7 @@ for what PyTorch does not expose: the persisting-L2 limit and its reset.
 
 import ctypes
 import os
+import subprocess
 import threading
 import time
 
@@ -86,6 +87,19 @@ KNOWN_RUNTIME_THREAD_PREFIXES = ("cuda", "pt_", "nvidia", "cupti", "kineto", "li
 # handlers, lazily started pools) mostly sleep; a thread computing or launching work does not.
 BUSY_SHARE = 0.05
 MIN_BUSY_TICKS = 3
+
+
+def visible_gpu_count():
+    """GPUs this process may use, without initializing CUDA here (workers do that): the entries of
+    CUDA_VISIBLE_DEVICES when set, else the GPUs `nvidia-smi -L` lists; 0 when neither answers."""
+    visible = os.environ.get("CUDA_VISIBLE_DEVICES")
+    if visible is not None:
+        return len([d for d in visible.split(",") if d.strip() and not d.strip().startswith("-")])
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return sum(1 for line in out.splitlines() if line.startswith("GPU "))
 
 
 def start_cpu_pools(torch):

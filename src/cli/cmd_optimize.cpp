@@ -57,6 +57,7 @@ struct OptimizeArgs {
   int batch_problems = 4;     // problems per round: their attempts build in parallel, one harness batch
   std::string baselines_file; // KernelBench baseline JSON (harness `baselines`): eager / compile times
   std::string ext_cache;      // TORCH_EXTENSIONS_DIR of every attempt ("" = OUT/torch_extensions)
+  std::string devices;        // GPUs evaluating a round's attempts at once ("0,1", "all"; "" = GPU 0)
 };
 
 std::string read_text(const std::string& path) {
@@ -408,6 +409,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       bo.profile = a.tolerance;
       bo.prebuild_jobs = std::max(1, a.jobs);
       bo.ext_cache = ext_cache;
+      bo.devices = a.devices;
       bo.out_dir = (out / "evals" / ("round_" + std::to_string(round) + "_" + std::to_string(::getpid()))).string();
       bo.eval_timeout_s = 600;
       const std::vector<BatchEvalResult> results = evaluate_batch(pairs, bo);
@@ -502,6 +504,9 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                                   "KernelBench baseline JSON with eager and torch.compile times (python3 -m ucutlass_harness baselines); "
                                   "default: measured with each problem's first batch");
                    app.add_option("--ext-cache", a->ext_cache, "TORCH_EXTENSIONS_DIR for the attempts (default OUT/torch_extensions)");
+                   app.add_option("--devices", a->devices,
+                                  "GPUs that evaluate a round's attempts at once, one worker each: a comma list or 'all' "
+                                  "(default: GPU 0 alone)");
                    return [a, &g] { return run_optimize(*a, g); };
                  });
 

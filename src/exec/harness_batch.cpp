@@ -50,8 +50,10 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
   args.insert(args.end(), {"--trials", std::to_string(opt.correct_trials), "--timing-trials", std::to_string(opt.timing_trials)});
   if (opt.sol_ms > 0) args.insert(args.end(), {"--sol-ms", fixed(opt.sol_ms)});
   if (!opt.ext_cache.empty()) args.insert(args.end(), {"--ext-cache", opt.ext_cache});
+  if (!opt.devices.empty()) args.insert(args.end(), {"--devices", opt.devices});
   ProcessOptions po;
-  // The whole batch: every build (in parallel, bounded by the slowest) plus every evaluation.
+  // The whole batch: every build (in parallel, bounded by the slowest) plus every evaluation (serial on
+  // one GPU; the bound stays the serial one with several, which only finish sooner).
   po.timeout_s = opt.prebuild_timeout_s + opt.eval_timeout_s * static_cast<double>(batch.size()) + 120;
   const ProcessResult r = run_python_module("ucutlass_harness", args, po);
   const double share = r.wall_ms / 1e3 / static_cast<double>(batch.size());

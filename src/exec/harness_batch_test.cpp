@@ -109,5 +109,19 @@ TEST(HarnessBatch, AHarnessThatCannotStartIsEverySolutionsHarnessError) {
   fs::remove_all(dir);
 }
 
+TEST(HarnessBatch, TheDevicesOptionReachesTheHarness) {
+  // A malformed list is the harness's usage error, so every pair reports it: the option got there.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_devices_" + std::to_string(::getpid()));
+  BatchEvalOptions o;
+  o.out_dir = dir.string();
+  o.device_type = "cpu";
+  o.devices = "0,0";
+  const auto results = evaluate_batch({{"p.py", "a.py"}}, o);
+  ASSERT_EQ(results.size(), 1u);
+  EXPECT_EQ(results[0].result.value("verdict", ""), "harness_error");
+  EXPECT_NE(results[0].result.dump().find("--devices"), std::string::npos) << results[0].result.dump();
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ucutlass
