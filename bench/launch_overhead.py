@@ -10,6 +10,7 @@ reference Model (eager) and each SOLUTION's ModelNew, on the same inputs:
 
   host_us       CPU time of one call, no synchronization (Python, binding, CUTLASS initialize, launch)
   trial_ms      the harness's trial: L2 flushed, synchronize, event, call, event (idle GPU at the start)
+  trial_warm_l2_ms  the same without the flush (what the flush itself adds)
   queued_ms     GPU time per call when calls are queued back to back (launch cost hidden behind the GPU)
   graph_ms      the same through a CUDA graph replay (no launch cost at all), where capture works
   kernel_ms     summed kernel time per call from the profiler (CUPTI)
@@ -50,17 +51,19 @@ def measure(torch, fn, inputs, calls, flush):
             host.append((time.perf_counter() - t0) * 1e6)
             sync()
             del out
-        trial = []
-        for _ in range(calls):
-            flush.zero_()
-            sync()
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            out = fn(*inputs)
-            e.record()
-            sync()
-            trial.append(s.elapsed_time(e))
-            del out
+        trial, warm = [], []
+        for flushed, into in ((True, trial), (False, warm)):
+            for _ in range(calls):
+                if flushed:
+                    flush.zero_()
+                sync()
+                s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                s.record()
+                out = fn(*inputs)
+                e.record()
+                sync()
+                into.append(s.elapsed_time(e))
+                del out
         s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         s.record()
         for _ in range(calls):
@@ -97,7 +100,7 @@ def measure(torch, fn, inputs, calls, flush):
         kernel_us = sum(ev.time_range.elapsed_us() for ev in prof.events()
                         if ev.device_type == torch.autograd.DeviceType.CUDA and kernels.classify(ev.name) != "ignored")
     return {"host_us": median(host), "host_us_p90": sorted(host)[int(0.9 * len(host))], "trial_ms": median(trial),
-            "trial_ms_min": min(trial), "trial_ms_max": max(trial), "queued_ms": queued, "graph_ms": graph,
+            "trial_ms_min": min(trial), "trial_ms_max": max(trial), "trial_warm_l2_ms": median(warm), "queued_ms": queued, "graph_ms": graph,
             "kernel_ms": kernel_us / 1e3 / 10}
 
 
@@ -125,7 +128,7 @@ def main():
     for name, r in rows.items():
         graph = f"{r['graph_ms']:.4f}" if isinstance(r["graph_ms"], float) else "n/a"
         print(f"{Path(name).name[:40]:40s} host {r['host_us']:8.1f} us  trial {r['trial_ms']:.4f} ms  "
-              f"queued {r['queued_ms']:.4f} ms  graph {graph} ms  kernels {r['kernel_ms']:.4f} ms")
+              f"warm-L2 {r['trial_warm_l2_ms']:.4f} ms  queued {r['queued_ms']:.4f} ms  graph {graph} ms  kernels {r['kernel_ms']:.4f} ms")
     doc = {"format": "ucutlass-bench-launch-overhead", "version": 1, "date": started.isoformat(),
            **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
            "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "torch": torch.__version__,
