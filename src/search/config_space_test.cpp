@@ -35,7 +35,7 @@ TEST(MathPaths, FollowTheTolerance) {
   };
   const Row rows[] = {
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, "sm80/tf32x3 sm80/simt sm90a/tf32(speculative) "},
-      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, "sm90a/tf32 sm80/tf32x3 "},
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, "sm90a/tf32 sm80/tf32 sm80/tf32x3 "},
       {graph::DType::bf16, sol::ToleranceProfile::kernelbench, "sm90a/tensor_op "},
       {graph::DType::f16, sol::ToleranceProfile::kernelbench_v01, "sm90a/tensor_op "},
   };

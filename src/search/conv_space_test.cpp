@@ -95,11 +95,12 @@ TEST(ConvSpace, SurvivorsAreLegalAndUseOnlyConvKnobs) {
       EXPECT_EQ(c.config.schedule, ir::KernelSchedule::warpspecialized);
     }
   }
-  EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tf32", "sm80/tf32x3"}));
+  EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tf32", "sm80/tf32", "sm80/tf32x3"}));
   // A conv config has no layouts and no tile scheduler to report.
   EXPECT_EQ(list.front().config.summary(), "sm90a tf32 128x128x32 c2x1x1 warpspecialized");
-  // Every sm90a tile M 64|128 x N 64|128|256 with three clusters, every sm80 tile with three stage counts.
-  EXPECT_EQ(stats.enumerated, 6 * 3 + 5 * 3);
+  // Every sm90a tile M 64|128 x N 64|128|256 with three clusters, every sm80 tile with three stage counts
+  // for each of sm80's two math paths (tf32, tf32x3).
+  EXPECT_EQ(stats.enumerated, 6 * 3 + 2 * 5 * 3);
 }
 
 TEST(ConvSpace, SixteenBitConvsMayFallBackToSm80) {
@@ -115,8 +116,9 @@ TEST(ConvSpace, UnplacedReasonNamesEveryPath) {
   EXPECT_TRUE(legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200()).empty());
   EXPECT_EQ(unplaced_reason(m, sol::ToleranceProfile::kernelbench_v01),
             "sm90a tf32: sm90a convolutions in CUTLASS 4.2 take groups = 1 (depthwise is groups = c, groups = 6); "
-            "sm80 tf32x3: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), not "
-            "'tf32x3'; sm80 simt: the direct convolution loads 16-byte vectors of channels: c = 6 f32 channels are 24 "
+            "sm80 tf32: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), not "
+            "'tf32'; sm80 tf32x3: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), "
+            "not 'tf32x3'; sm80 simt: the direct convolution loads 16-byte vectors of channels: c = 6 f32 channels are 24 "
             "bytes per pixel");
   // The depthwise conv of the suite (512 channels) runs on sm80's direct convolution.
   const std::vector<Candidate> depthwise =

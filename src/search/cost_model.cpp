@@ -10,6 +10,11 @@ namespace ucutlass::search {
 namespace {
 
 constexpr double kLaunchSeconds = 3e-6;
+// An sm80 tensor-op kernel on a Hopper GPU issues the legacy mma.sync, not wgmma: public reports put it
+// at about half of the wgmma peak that the profile's tf32/bf16/f16 rates describe. A prior until
+// `ucutlass calibrate` measures an sm80 kernel; without it a tie between an sm80 and an sm90a config
+// went to whichever came first, and sm80 tf32 could outrank sm90a tf32.
+constexpr double kSm80TensorOpOnHopper = 0.5;
 constexpr double kStreamKEfficiency = 0.92;
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
@@ -83,7 +88,8 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   const double pipeline = k_iters / (k_iters + 2.0);
 
   const double flops = 2.0 * m.m * m.n * m.k * m.batch;
-  const double rate = sol::realistic_flops(gpu, rate_path(c.math, m.in)).value;
+  const bool legacy_mma = c.arch == ir::Arch::sm80 && c.math != ir::MathPath::simt && gpu.arch.rfind("sm_90", 0) == 0;
+  const double rate = sol::realistic_flops(gpu, rate_path(c.math, m.in)).value * (legacy_mma ? kSm80TensorOpOnHopper : 1.0);
   e.t_math = flops / (rate * e.wave_efficiency * e.tile_efficiency * e.shape_efficiency * pipeline);
 
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
