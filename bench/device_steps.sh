@@ -14,7 +14,8 @@
 #                     5 separate harness runs (2026-11-29: 428 s, the extension build included)
 #   overhead:240     bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
 #   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates) resumed from
-#                     OUT/../optimize_out if carried; the
+#                     OUT/../optimize_out if carried; rounds of nproc/2 problems x 2 attempts, so every
+#                     core builds (OPTIMIZE_ROUND overrides the round flags); the
 #                     store and solutions are tarred into OUT
 #   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
 #   conv:420          tests/nvcc/check_conv_gpu.py --torch-binding (modes, depthwise, benchmarks vs cuDNN)
@@ -62,7 +63,8 @@ run_step() {
     optimize)
       local dir=${OPTIMIZE_OUT:-optimize_out}
       timeout "${secs:-540}" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
-        --wall-budget $(( ${secs:-540} - 120 )) --devices all ${OPTIMIZE_FLAGS:-} || rc=$?
+        --wall-budget $(( ${secs:-540} - 120 )) --devices all ${OPTIMIZE_ROUND:---batch-problems $((jobs / 2)) --batch 2} \
+        ${OPTIMIZE_FLAGS:-} || rc=$?
       tar -czf "$out/optimize_out.tgz" --exclude torch_extensions --exclude evals "$dir" 2>/dev/null ;;
     epilogue|conv|pipeline|grouped)
       local extra=""
