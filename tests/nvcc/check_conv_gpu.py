@@ -150,6 +150,12 @@ DEPTHWISE_PROBLEM = ("conv2d(fprop, n = dynamic, h = 64, w = 64, c = 512, k = 51
 # (name, program, batch of the timed run)
 BENCH = [
     ("bench_bf16", BENCH_PROBLEM + ".with_types(bf16)", 8),
+    # The tiles and clusters an optimizer would try (conv_space.h's sm90a knobs); the family's best is
+    # what the acceptance ratio reads (summary "best"), every variant's time is kept.
+    ("bench_bf16_tile_128x128_c1x1", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 128, 64).with_cluster(1, 1, 1)", 8),
+    ("bench_bf16_tile_128x128_c1x2", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 128, 64).with_cluster(1, 2, 1)", 8),
+    ("bench_bf16_tile_64x128_c1x1", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(1, 1, 1)", 8),
+    ("bench_bf16_tile_128x64_c2x1", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 64, 64).with_cluster(2, 1, 1)", 8),
     ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)", 8),
     ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)", 8),
     ("bench_depthwise_f32_022", DEPTHWISE_PROBLEM + ".with_types(f32)", 32),
@@ -478,7 +484,27 @@ def bench(built, torch, warmup, iters):
         except Exception as e:  # one failing benchmark must not stop the others
             entry["error"] = f"{type(e).__name__}: {e}"
             entry["traceback"] = traceback.format_exc()
+    out["best"] = best_of_families(out["results"])
+    for family, b in out["best"].items():
+        print(f"BEST  {family:22s} {b['variant']}: x{b['speedup_vs_torch']:.2f} against {b['against']}", flush=True)
     return out
+
+
+def best_of_families(results):
+    """Per benchmark family (a name and its `_tile_*` variants), the fastest variant and its ratio to
+    PyTorch's channels_last call (`torch`, or `torch_default` for f32 inputs)."""
+    best = {}
+    for name, entry in results.items():
+        family = name.split("_tile_")[0]
+        ours = (entry.get("ucutlass") or {}).get("median_ms")
+        ratios = entry.get("speedup_vs") or {}
+        against = "torch" if "torch" in ratios else "torch_default"
+        if ours is None or against not in ratios:
+            continue
+        if family not in best or ours < best[family]["median_ms"]:
+            best[family] = {"variant": name, "median_ms": ours, "against": against,
+                            "speedup_vs_torch": ratios[against]}
+    return best
 
 
 def torch_binding_check(res, sig, torch):
