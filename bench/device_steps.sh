@@ -12,7 +12,8 @@
 #   isolation:200     tests/isolation (segfault, illegal address, hang, OOM, then honest)
 #   repeatability:450 one ms-scale CUTLASS solution (bf16 8192^3, written by `ucutlass optimize --no-gpu`),
 #                     5 separate harness runs (2026-11-29: 428 s, the extension build included)
-#   overhead:240     bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
+#   fusion:300        bench/run_gemm_bench.py --only bias_gelu_bf16 (fused bf16 GEMM + bias + GELU vs addmm + gelu)
+#   overhead:240      bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
 #   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates) resumed from
 #                     OUT/../optimize_out if carried; rounds of nproc/2 problems x 2 attempts, so every
 #                     core builds (OPTIMIZE_ROUND overrides the round flags); the
@@ -60,6 +61,9 @@ run_step() {
       [ -f "$sol" ] || "$bin" optimize problems/level1/014_gemm_bf16_inputs.py --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
       TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext timeout "${secs:-240}" python3 bench/launch_overhead.py \
         problems/level1/014_gemm_bf16_inputs.py "$sol" --out "$out" || rc=$? ;;
+    fusion)
+      # Issue 5's fused bf16 GEMM + bias + GELU against addmm + F.gelu (bench/gemm_acceptance/bias_gelu_bf16.*).
+      timeout "${secs:-300}" python3 bench/run_gemm_bench.py --only bias_gelu_bf16 --jobs "$jobs" --out "$out" || rc=$? ;;
     optimize)
       local dir=${OPTIMIZE_OUT:-optimize_out}
       timeout "${secs:-540}" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \

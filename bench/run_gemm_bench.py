@@ -64,6 +64,10 @@ ITEMS = {
                          strict=True),
     "bias_relu": item("relu(x W^T + b) 1024x8192x8192 TF32, > F.linear+relu fp32 eager", "linear", FP32_EAGER, 1e-3,
                       1.0, strict=True),
+    # Issue 5's fusion benchmark: the MLP up-projection of a 4096-token batch, bias and GELU in the epilogue,
+    # against PyTorch's addmm (bias folded in, as nn.Linear runs) followed by F.gelu.
+    "bias_gelu_bf16": item("gelu(x W^T + b) bf16 4096x16384x4096, > addmm + F.gelu bf16 eager", "normal",
+                           "torch.addmm + F.gelu, bf16", 1e-2, 1.0, strict=True, allclose=[1e-2, 1e-2]),
 }
 
 
