@@ -217,10 +217,27 @@ def main(argv):
     ap.add_argument("--only", nargs="*", choices=sorted(GROUPS), help="groups to run (default all)")
     ap.add_argument("--types", nargs="*", choices=TYPES, default=TYPES)
     ap.add_argument("--out", help="result file (default bench/results/epilogue-<date>.json)")
+    ap.add_argument("--build-only", action="store_true",
+                    help="CPU machine: write the programs and nvcc-build them into build/kernel-cache, nothing else "
+                         "(a GPU session carrying that cache then skips nvcc: the cache key is the sources, flags "
+                         "and nvcc version)")
     args = ap.parse_args(argv)
-    import torch
     started = provenance.now()
     exe = ucutlass_cli.find_exe(args.ucutlass)
+    if args.build_only:
+        with tempfile.TemporaryDirectory(prefix="ucutlass-epilogue-") as tmp:
+            files = []
+            for group in args.only or sorted(GROUPS):
+                for dtype in args.types:
+                    path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
+                    path.write_text(program(group, dtype))
+                    files.append(path)
+            built = ucutlass_cli.build(exe, files, args.jobs, cache_dir=REPO / "build" / "kernel-cache")
+        bad = [str(f.name) for f, r in zip(files, built["results"]) if not r.get("ok")]
+        print(f"built {len(files) - len(bad)} of {len(files)} programs in {built['wall_seconds']} s"
+              + (f"; FAILED: {bad}" if bad else ""))
+        return 1 if bad else 0
+    import torch
     report = {"kind": "ucutlass-epilogue-numerics", "started": started.isoformat(), **provenance.command(),
               "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
               "driver": provenance.driver_version(), "gpu": torch.cuda.get_device_name(),
