@@ -210,6 +210,17 @@ def check_kernel(lib, sig, torch, fns):
     return result
 
 
+def write_programs(args, tmp):
+    """(group, path) of one DSL program per selected group and type, written under tmp."""
+    files = []
+    for group in args.only or sorted(GROUPS):
+        for dtype in args.types:
+            path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
+            path.write_text(program(group, dtype))
+            files.append((group, path))
+    return files
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ucutlass", help="the ucutlass executable (default build/ucutlass)")
@@ -226,12 +237,7 @@ def main(argv):
     exe = ucutlass_cli.find_exe(args.ucutlass)
     if args.build_only:
         with tempfile.TemporaryDirectory(prefix="ucutlass-epilogue-") as tmp:
-            files = []
-            for group in args.only or sorted(GROUPS):
-                for dtype in args.types:
-                    path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
-                    path.write_text(program(group, dtype))
-                    files.append(path)
+            files = [f for _, f in write_programs(args, tmp)]
             built = ucutlass_cli.build(exe, files, args.jobs, cache_dir=REPO / "build" / "kernel-cache")
         bad = [str(f.name) for f, r in zip(files, built["results"]) if not r.get("ok")]
         print(f"built {len(files) - len(bad)} of {len(files)} programs in {built['wall_seconds']} s"
@@ -243,12 +249,7 @@ def main(argv):
               "driver": provenance.driver_version(), "gpu": torch.cuda.get_device_name(),
               "torch": torch.__version__, "thresholds": THRESHOLDS, "extents": EXTENT, "kernels": []}
     with tempfile.TemporaryDirectory(prefix="ucutlass-epilogue-") as tmp:
-        files = []
-        for group in args.only or sorted(GROUPS):
-            for dtype in args.types:
-                path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
-                path.write_text(program(group, dtype))
-                files.append((group, path))
+        files = write_programs(args, tmp)
         built = ucutlass_cli.build(exe, [f for _, f in files], args.jobs, cache_dir=REPO / "build" / "kernel-cache")
         report["build"] = {"command": built["command"], "wall_seconds": built["wall_seconds"]}
         fns = reference_functions(torch)
