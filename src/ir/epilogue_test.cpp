@@ -208,6 +208,13 @@ TEST(EpilogueRejection, AuxTensorNeedsFullVectors) {
                                      "bf16 elements per row do not fill"});
 }
 
+TEST(EpilogueRejection, Fp8ReductionSuggestsItsOwnStep) {
+  FrontendResult r = front(".with_epilogue(relu, col_max(e5m2))");
+  ASSERT_EQ(r.diags->all().size(), 1u);
+  EXPECT_EQ(r.diags->all()[0].message, "epilogue operand 'col_max' cannot be fp8 (e5m2)");
+  EXPECT_EQ(r.diags->all()[0].legal, "f16, bf16 or f32, e.g. col_max(f32)");
+}
+
 TEST(EpilogueRejection, CustomReadingVoidC) {
   EXPECT_EQ(messages_of("kernel k = gemm(m = 1024, n = 1024, k = 1024).with_types(a = bf16, c = void)"
                         ".with_epilogue(custom(\"x + c\"))"),

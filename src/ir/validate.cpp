@@ -152,11 +152,11 @@ class Validator {
         error(s.span, "this custom step does not use x, so the steps before it would be lost",
               "an expression of x, the value after the earlier steps");
     }
-    for (const EpilogueExtra& x : k_.extras) {
+    for (size_t i = 0; i < k_.extras.size(); ++i) {
+      const EpilogueExtra& x = k_.extras[i];
       if (is_fp8(x.type))
         error(x.span, "epilogue operand '" + x.name + "' cannot be fp8 (" + tname(x.type) + ")",
-              "f16, bf16 or f32, e.g. " +
-                  (x.is_output && x.kind != ExtraKind::matrix ? "row_sum(f32)" : std::string(name_of(x.kind)) + "(f32)"));
+              "f16, bf16 or f32, e.g. " + f32_form(static_cast<int>(i)));
       if (x.kind != ExtraKind::matrix || is_fp8(x.type)) continue;
       const Extent& contiguous = k_.layout_c.value == Layout::row ? k_.n : k_.m;
       const int align = 128 / bits_of(x.type);
@@ -166,6 +166,13 @@ class Validator {
                           str(contiguous.value) + " " + tname(x.type) + " elements per row do not fill",
               "a row length that is a multiple of " + str(align) + " elements");
     }
+  }
+
+  // How the program writes extra i typed f32: col(f32), or row_sum(f32) for a reduction's output.
+  std::string f32_form(int i) const {
+    for (const EpilogueStep& s : k_.epilogue)
+      if (s.kind == EpilogueStep::Kind::reduce && s.extra == i) return s.label + "(f32)";
+    return std::string(name_of(k_.extras.at(i).kind)) + "(f32)";
   }
 
   // ---- SM90a -------------------------------------------------------------
