@@ -184,6 +184,8 @@ INSTANTIATE_TEST_SUITE_P(
                   ".with_tile(128, 144, 64).with_schedule(cooperative).with_epilogue(col_sum)",
                   {"129: col_sum combines the partials of 8 warps in the staging buffer of one 128 x 16 bf16 D "
                    "subtile (4096 bytes), too small for tile N = 144 (4608 bytes of f32)"}},
+        Rejection{"col_reduction_fits", ".with_tile(128, 256, 64).with_schedule(cooperative).with_epilogue(col_sum)",
+                  {}},
         Rejection{"row_reduction_any_tile_n", ".with_tile(128, 144, 64).with_schedule(cooperative).with_epilogue(row_sum)",
                   {}},
         Rejection{"sm80_two_steps", ".with_arch(sm80).with_epilogue(mish, scale(2))",
