@@ -232,6 +232,17 @@ def check_kernel(lib, sig, torch, fns):
     return result
 
 
+def write_programs(tmp, groups, types):
+    """(group, path) of one DSL program per group and type, written under tmp."""
+    files = []
+    for group in groups:
+        for dtype in types:
+            path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
+            path.write_text(program(group, dtype))
+            files.append((group, path))
+    return files
+
+
 def step_is_known(step):
     """Whether check_kernel's reference evaluates this manifest step."""
     op = step["op"]
@@ -247,25 +258,21 @@ def dry_run(exe, groups, types):
     import subprocess
     failures = 0
     with tempfile.TemporaryDirectory(prefix="ucutlass-epilogue-dry-") as tmp:
-        for group in groups:
-            for dtype in types:
-                path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
-                path.write_text(program(group, dtype))
-                out = pathlib.Path(tmp) / f"{group}_{dtype}"
-                proc = subprocess.run([str(exe), "compile", str(path), "-o", str(out)], capture_output=True, text=True)
-                if proc.returncode != 0:
-                    print(f"FAIL {group} {dtype}: ucutlass compile exited {proc.returncode}\n{proc.stderr}")
-                    failures += 1
-                    continue
-                manifest = json.loads(next(out.glob("*.json")).read_text())
-                for sig in manifest["kernels"]:
-                    unknown = [s["op"] for s in sig["epilogue"] if not step_is_known(s)]
-                    outputs = [e["name"] for e in sig["extras"] if e["role"] == "output"]
-                    ok = not unknown
-                    failures += not ok
-                    print(f"{'OK  ' if ok else 'FAIL'} {group:14s} {sig['kernel']:24s} steps "
-                          f"{[s['op'] for s in sig['epilogue']]} outputs {outputs}"
-                          + (f" unknown {unknown}" if unknown else ""))
+        for group, path in write_programs(tmp, groups, types):
+            out = path.with_suffix("")
+            proc = subprocess.run([str(exe), "compile", str(path), "-o", str(out)], capture_output=True, text=True)
+            if proc.returncode != 0:
+                print(f"FAIL {path.name}: ucutlass compile exited {proc.returncode}\n{proc.stderr}")
+                failures += 1
+                continue
+            manifest = json.loads(next(out.glob("*.json")).read_text())
+            for sig in manifest["kernels"]:
+                unknown = [s["op"] for s in sig["epilogue"] if not step_is_known(s)]
+                outputs = [e["name"] for e in sig["extras"] if e["role"] == "output"]
+                failures += bool(unknown)
+                print(f"{'FAIL' if unknown else 'OK  '} {group:14s} {sig['kernel']:24s} steps "
+                      f"{[s['op'] for s in sig['epilogue']]} outputs {outputs}"
+                      + (f" unknown {unknown}" if unknown else ""))
     return 1 if failures else 0
 
 
@@ -289,12 +296,7 @@ def main(argv):
               "driver": provenance.driver_version(), "gpu": torch.cuda.get_device_name(),
               "torch": torch.__version__, "thresholds": THRESHOLDS, "extents": EXTENT, "kernels": []}
     with tempfile.TemporaryDirectory(prefix="ucutlass-epilogue-") as tmp:
-        files = []
-        for group in args.only or sorted(GROUPS):
-            for dtype in args.types:
-                path = pathlib.Path(tmp) / f"{group}_{dtype}.dsl"
-                path.write_text(program(group, dtype))
-                files.append((group, path))
+        files = write_programs(tmp, args.only or sorted(GROUPS), args.types)
         built = ucutlass_cli.build(exe, [f for _, f in files], args.jobs, cache_dir=REPO / "build" / "kernel-cache")
         report["build"] = {"command": built["command"], "wall_seconds": built["wall_seconds"]}
         fns = reference_functions(torch)
