@@ -192,6 +192,20 @@ constexpr std::string_view kTorchAuxCheck = R"CPP(  const Matrix m_$NAME$ = chec
               ": $NAME$ must be [", m, ", ", n, "] like D, got [", m_$NAME$.rows, ", ", m_$NAME$.cols, "]");
 )CPP";
 
+// Reduction outputs: the caller's tensor, [M] or [N], with a leading batch dimension when
+// a has one; contiguous along the vector (each batch's vector may sit anywhere).
+constexpr std::string_view kTorchReductionCheck = R"CPP(  TORCH_CHECK(x_$NAME$.is_cuda() && x_$NAME$.device() == a.device(), kernel, ": $NAME$ must be on ", a.device());
+  TORCH_CHECK(x_$NAME$.scalar_type() == $DTYPE$, kernel, ": $NAME$ must have dtype ", $DTYPE$, ", got ",
+              x_$NAME$.scalar_type());
+  TORCH_CHECK(x_$NAME$.dim() == a.dim() - 1 && x_$NAME$.size(-1) == $LEN$ && x_$NAME$.stride(-1) == 1 &&
+                  (a.dim() == 2 || x_$NAME$.size(0) == batch),
+              kernel, ": $NAME$ must be a tensor of shape ", a.dim() == 3 ? "[batch, $SYMBOL$]" : "[$SYMBOL$]", " = [",
+              a.dim() == 3 ? std::to_string(batch) + ", " : std::string(), $LEN$,
+              "] contiguous in its last dimension, got shape ", x_$NAME$.sizes());
+  TORCH_CHECK(a.dim() == 2 || batch == 1 || x_$NAME$.stride(0) >= $LEN$, kernel,
+              ": the batches of $NAME$ overlap (stride ", x_$NAME$.stride(0), " < $SYMBOL$ = ", $LEN$, ")");
+)CPP";
+
 std::string torch_scalar(ir::DType t);
 
 std::string extra_checks(const GemmKernel& k, const std::string& row_c) {
@@ -200,6 +214,12 @@ std::string extra_checks(const GemmKernel& k, const std::string& row_c) {
     Substitutions subs = {{"NAME", x.name}, {"DTYPE", torch_scalar(x.type)}, {"ROW_C", row_c}};
     if (x.kind == ir::ExtraKind::matrix) {
       out += fill(kTorchAuxCheck, subs);
+      continue;
+    }
+    if (x.is_output) {
+      subs.push_back({"LEN", x.kind == ir::ExtraKind::row ? "m" : "n"});
+      subs.push_back({"SYMBOL", x.kind == ir::ExtraKind::row ? "M" : "N"});
+      out += fill(kTorchReductionCheck, subs);
       continue;
     }
     const bool scalar = x.kind == ir::ExtraKind::scalar;
@@ -219,6 +239,8 @@ std::string extra_params(const GemmKernel& k) {
     if (x.kind == ir::ExtraKind::matrix)
       out += "  p.extra_ld[" + n + "] = m_" + x.name + ".ld;\n  p.extra_batch_stride[" + n + "] = m_" + x.name +
              ".batch_stride;\n";
+    else if (x.is_output)
+      out += "  p.extra_batch_stride[" + n + "] = a.dim() == 3 ? x_" + x.name + ".stride(0) : 0;\n";
   }
   return out;
 }

@@ -219,6 +219,9 @@ Program sm80_bias() { return from_example("21_sm80_bias.dsl"); }
 // experts (cooperative, dynamic m and group count, SiLU through the EVT), and a
 // pingpong f16 kernel that reads C (beta), with every extent per group.
 Program sm90_grouped_gemm() { return from_example("18_grouped_gemm.dsl"); }
+// Fused reductions: per-row max and sum (Sm90ColReduction) of a batched softmax tail, per-column
+// sum and max (Sm90RowReduction) of a linear layer; outputs in f32 and bf16.
+Program sm90_row_reductions() { return from_example("22_gemm_row_reductions.dsl"); }
 Program sm90_grouped_source() {
   FrontendResult r = run_frontend("sm90_grouped_source.dsl",
                                   "kernel grouped_axpby = gemm(groups = dynamic)\n"
@@ -313,6 +316,7 @@ const GoldenCase kCases[] = {
     {"sm80_bias", sm80_bias},
     {"sm90_grouped_gemm", sm90_grouped_gemm},
     {"sm90_grouped_source", sm90_grouped_source},
+    {"sm90_row_reductions", sm90_row_reductions},
 };
 
 std::string read_file(const std::filesystem::path& p) {
@@ -408,6 +412,39 @@ TEST(Codegen, AuxStoreArgumentsGoToTheNodeItself) {
   const Program p = sm90_epilogue_builtins();
   const std::string h = emit_header(p, program_hash(p));
   EXPECT_NE(h.find("fusion.op_0.op_1.ptr_aux = static_cast<cutlass::bfloat16_t*>(p.extra[7]);"), std::string::npos);
+}
+
+TEST(Codegen, ReductionsAreNamedByTheVectorTheyWrite) {
+  // A per-row result (an M vector) is CUTLASS's column reduction, a per-column one its row reduction.
+  FrontendResult r = run_frontend("t.dsl",
+                                  "kernel k = gemm(m = 256, n = 512, k = 64).with_types(bf16)"
+                                  ".with_epilogue(row_sum, col_max)");
+  ASSERT_TRUE(r.ok);
+  const std::string h = emit_header(r.program, program_hash(r.program));
+  EXPECT_NE(h.find("using EvtReduce_row_sum = cutlass::epilogue::fusion::Sm90EVT<\n"
+                   "    cutlass::epilogue::fusion::Sm90ColReduction<\n"
+                   "        cutlass::plus, cutlass::plus, cutlass::plus, 0, TileShape, float, ElementCompute,"),
+            std::string::npos);
+  EXPECT_NE(h.find("cutlass::epilogue::fusion::Sm90RowReduction<\n        cutlass::maximum_with_nan_propagation"),
+            std::string::npos);
+  EXPECT_NE(h.find("fusion.op_1.reduction_identity = -cutlass::platform::numeric_limits<ElementCompute>::infinity();"),
+            std::string::npos);
+  EXPECT_NE(h.find("resolved.extra_batch_stride[0] = p.extra_batch_stride[0] != 0 ? p.extra_batch_stride[0] : p.m;"),
+            std::string::npos);
+  EXPECT_NE(h.find("resolved.extra_batch_stride[1] = p.extra_batch_stride[1] != 0 ? p.extra_batch_stride[1] : p.n;"),
+            std::string::npos);
+}
+
+TEST(Codegen, SwappedReductionsTradeAxes) {
+  // Run as D^T = B^T * A^T, the program's rows are the kernel's columns: row_sum becomes a row reduction.
+  FrontendResult r = run_frontend("t.dsl",
+                                  "kernel k = gemm(m = 16, n = 4096, k = 4096).with_types(bf16)"
+                                  ".with_operand_swap(on).with_tile(128, 16, 128).with_epilogue(row_sum)");
+  ASSERT_TRUE(r.ok);
+  const std::string h = emit_header(r.program, program_hash(r.program));
+  EXPECT_NE(h.find("Sm90RowReduction<"), std::string::npos);
+  EXPECT_EQ(h.find("Sm90ColReduction<"), std::string::npos);
+  EXPECT_NE(h.find(": p.m;"), std::string::npos) << "the vector's length is still the program's M";
 }
 
 TEST(Codegen, Sm80RejectsTwoActivations) {

@@ -239,12 +239,32 @@ constexpr std::string_view kAuxCheck =
   resolved.extra_batch_stride[$I$] = $VAR$.batch_stride;
 )CPP";
 
+// A reduction's output vector: stored one element at a time, so aligned to its element;
+// one vector per batch, `length` apart when packed (batch stride 0), never overlapping
+// (two batches adding into one vector would race with the final pass that writes it).
+constexpr std::string_view kReductionCheck =
+    R"CPP(  if ((st = detail::check_extra_pointer(kernel, "$LABEL$", p.extra[$I$], $BYTES$)).code) return st;
+  resolved.extra_batch_stride[$I$] = p.extra_batch_stride[$I$] != 0 ? p.extra_batch_stride[$I$] : p.$LEN$;
+  if (p.batch > 1 && resolved.extra_batch_stride[$I$] < p.$LEN$)
+    return detail::error(1, "%s: batch stride of $LABEL$ = %lld is smaller than its length $SYMBOL$ = %d", kernel,
+                         resolved.extra_batch_stride[$I$], p.$LEN$);
+)CPP";
+
 std::string extra_checks(const GemmKernel& k, const Substitutions& base) {
   if (k.extras.empty()) return "";
   std::string out = "  GemmParams resolved = p;\n";
   for (size_t i = 0; i < k.extras.size(); ++i) {
     const ir::EpilogueExtra& x = k.extras[i];
     const std::string label = std::string(x.kind == ir::ExtraKind::matrix ? "aux tensor " : "") + x.name;
+    if (x.is_output && x.kind != ir::ExtraKind::matrix) {
+      const bool per_row = x.kind == ir::ExtraKind::row;
+      out += fill(kReductionCheck, {{"LABEL", label},
+                                    {"I", std::to_string(i)},
+                                    {"BYTES", bytes_of(x.type)},
+                                    {"LEN", per_row ? "m" : "n"},
+                                    {"SYMBOL", per_row ? "M" : "N"}});
+      continue;
+    }
     if (x.kind != ir::ExtraKind::matrix) {
       const int bytes = x.kind == ir::ExtraKind::scalar ? 4 : 16;
       out += "  if ((st = detail::check_extra_pointer(kernel, \"" + label + "\", p.extra[" + std::to_string(i) +

@@ -219,15 +219,15 @@ std::string emit_expr_functor(const GemmKernel& k, size_t index) {
 // SM90 epilogue: an EVT tree that computes the steps in program order.
 
 struct EvtNode {
-  std::string alias;        // name of the `using` that declares this node
-  std::string op;           // leaf type, or the Sm90Compute of an inner node
-  std::string argument;     // assignment suffix for a runtime value, e.g. ".scalars[0] = p.alpha;"
-  std::string stride;       // aux tensors: the value of their dAux
+  std::string alias;  // name of the `using` that declares this node
+  std::string op;     // leaf type, or the Sm90Compute of an inner node
+  // Assignment suffixes for runtime values, in order, e.g. ".scalars[0] = p.alpha;", ".dAux = ...;"
+  std::vector<std::string> arguments;
   std::vector<EvtNode> children;
 };
 
-EvtNode leaf(std::string alias, std::string type, std::string argument = "", std::string stride = "") {
-  return EvtNode{std::move(alias), std::move(type), std::move(argument), std::move(stride), {}};
+EvtNode leaf(std::string alias, std::string type, std::vector<std::string> arguments = {}) {
+  return EvtNode{std::move(alias), std::move(type), std::move(arguments), {}};
 }
 
 std::string compute(const std::string& fn, bool is_root) {
@@ -256,35 +256,68 @@ EvtNode extra_leaf(const GemmKernel& k, int i) {
   switch (x.kind) {
     case ir::ExtraKind::scalar:
       return leaf(alias, "cutlass::epilogue::fusion::Sm90ScalarBroadcast<ElementCompute>",
-                  ".scalar_ptrs[0] = static_cast<float const*>(p.extra[" + std::to_string(i) + "]);");
+                  {".scalar_ptrs[0] = static_cast<float const*>(p.extra[" + std::to_string(i) + "]);"});
     case ir::ExtraKind::col:  // one value per output column: a row broadcast in CUTLASS's naming
       return leaf(alias, "cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, " + elem + ", ElementCompute>",
-                  ".ptr_row = " + ptr + ";");
+                  {".ptr_row = " + ptr + ";"});
     case ir::ExtraKind::row:
       return leaf(alias, "cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, " + elem + ", ElementCompute>",
-                  ".ptr_col = " + ptr + ";");
+                  {".ptr_col = " + ptr + ";"});
     case ir::ExtraKind::matrix: break;
   }
   return leaf(alias,
               "cutlass::epilogue::fusion::Sm90AuxLoad<0, void, " + elem + ", LayoutC, void, void, " +
                   aux_alignment(k, i) + ">",
-              ".ptr_aux = " + ptr + ";", aux_stride(k, i));
+              {".ptr_aux = " + ptr + ";", ".dAux = " + aux_stride(k, i) + ";"});
+}
+
+// A reduction step: CUTLASS names the vector it writes, so a per-row result (length M,
+// reduced across N) is Sm90ColReduction and a per-column one (length N) Sm90RowReduction.
+// The reduce functions serve all three levels (registers, warp shuffles, the final pass
+// over the workspace). No atomic functions: CUTLASS's FinalReduction mode keeps per-tile
+// partials in the GEMM's workspace and the last tile of a row (or column) to finish
+// combines them, which is deterministic, needs no pre-filled output, and works for max
+// and 16-bit outputs alike (atomics would add in the output type, in any order).
+// Each batch writes its own vector, p.extra_batch_stride[i] elements apart (the host
+// entry resolves 0 to the vector's length).
+EvtNode reduction_node(const GemmKernel& k, const EpilogueStep& s, EvtNode child) {
+  const ir::EpilogueExtra& x = k.extras.at(s.extra);
+  const bool per_row = x.kind == ir::ExtraKind::row;
+  const std::string elem = extra_element(k, s.extra);
+  const std::string fn = s.reduce == ir::ReduceOp::sum ? "cutlass::plus" : "cutlass::maximum_with_nan_propagation";
+  const std::string i = std::to_string(s.extra);
+  const std::string stride = per_row ? "cute::Stride<cute::Int<1>, cute::Int<0>, std::int64_t>"
+                                     : "cute::Stride<cute::Int<0>, cute::Int<1>, std::int64_t>";
+  const std::string make_stride = per_row ? "cute::make_stride(cute::Int<1>{}, cute::Int<0>{}, "
+                                          : "cute::make_stride(cute::Int<0>{}, cute::Int<1>{}, ";
+  const std::string vec = per_row ? "col" : "row";
+  std::vector<std::string> arguments = {".ptr_" + vec + " = static_cast<" + elem + "*>(p.extra[" + i + "]);"};
+  if (s.reduce == ir::ReduceOp::max)
+    arguments.push_back(".reduction_identity = -cutlass::platform::numeric_limits<ElementCompute>::infinity();");
+  arguments.push_back(".d" + std::string(per_row ? "Col" : "Row") + " = " + make_stride +
+                      "std::int64_t(p.extra_batch_stride[" + i + "]));");
+  return EvtNode{"EvtReduce_" + x.name,
+                 "cutlass::epilogue::fusion::Sm90" + std::string(per_row ? "Col" : "Row") + "Reduction<\n        " +
+                     fn + ", " + fn + ", " + fn + ", 0, TileShape, " + elem +
+                     ", ElementCompute, cutlass::FloatRoundStyle::round_to_nearest,\n        " + stride + ">",
+                 std::move(arguments),
+                 {std::move(child)}};
 }
 
 // The tree, root last in the step order: lincomb, then each step wraps the tree so far.
 EvtNode build_evt(const GemmKernel& k) {
   size_t inner = 0;
   auto node = [&](std::string fn, std::vector<EvtNode> children, bool is_root) {
-    return EvtNode{"EvtNode" + std::to_string(inner++), compute(fn, is_root), "", "", std::move(children)};
+    return EvtNode{"EvtNode" + std::to_string(inner++), compute(fn, is_root), {}, std::move(children)};
   };
   const size_t steps = k.epilogue.size();
   EvtNode alpha = leaf("EvtAlpha", "cutlass::epilogue::fusion::Sm90ScalarBroadcast<ElementCompute>",
-                       ".scalars[0] = p.alpha;");
+                       {".scalars[0] = p.alpha;"});
   EvtNode acc = leaf("EvtAcc", "cutlass::epilogue::fusion::Sm90AccFetch");
   EvtNode tree = node("cutlass::multiplies", {alpha, acc}, !k.has_source() && steps == 0);
   if (k.has_source()) {
     EvtNode beta = leaf("EvtBeta", "cutlass::epilogue::fusion::Sm90ScalarBroadcast<ElementCompute>",
-                        ".scalars[0] = p.beta;");
+                        {".scalars[0] = p.beta;"});
     EvtNode src = leaf("EvtSource", "cutlass::epilogue::fusion::Sm90SrcFetch<ElementC>");
     tree = node("cutlass::homogeneous_multiply_add", {beta, src, tree}, steps == 0);
   }
@@ -297,11 +330,11 @@ EvtNode build_evt(const GemmKernel& k) {
                          ? leaf("EvtBias" + std::to_string(i),
                                 "cutlass::epilogue::fusion::Sm90RowBroadcast<0, TileShape, ElementBias, "
                                 "ElementCompute>",
-                                ".ptr_row = static_cast<ElementBias const*>(p.bias);")
+                                {".ptr_row = static_cast<ElementBias const*>(p.bias);"})
                          : leaf("EvtBias" + std::to_string(i),
                                 "cutlass::epilogue::fusion::Sm90ColBroadcast<0, TileShape, ElementBias, "
                                 "ElementCompute>",
-                                ".ptr_col = static_cast<ElementBias const*>(p.bias);");
+                                {".ptr_col = static_cast<ElementBias const*>(p.bias);"});
       tree = node("cutlass::plus", {tree, bias}, is_root);
     } else if (s.kind == EpilogueStep::Kind::aux_store) {
       const std::string elem = extra_element(k, s.extra);
@@ -309,10 +342,12 @@ EvtNode build_evt(const GemmKernel& k) {
                     "cutlass::epilogue::fusion::Sm90AuxStore<0, void, " + elem +
                         ", cutlass::FloatRoundStyle::round_to_nearest, LayoutC, void, void, " +
                         aux_alignment(k, s.extra) + ">",
-                    ".ptr_aux = static_cast<" + elem + "*>(p.extra[" + std::to_string(s.extra) + "]);",
-                    aux_stride(k, s.extra),
+                    {".ptr_aux = static_cast<" + elem + "*>(p.extra[" + std::to_string(s.extra) + "]);",
+                     ".dAux = " + aux_stride(k, s.extra) + ";"},
                     {tree}};
       tree = store;
+    } else if (s.kind == EpilogueStep::Kind::reduce) {
+      tree = reduction_node(k, s, std::move(tree));
     } else if (is_expr_functor_step(s)) {
       ir::EpiExpr storage;
       std::vector<Leaf> leaves;
@@ -360,8 +395,7 @@ void assign_evt(const EvtNode& n, const std::string& path, std::string& out) {
   const size_t ops = n.children.size() + 1;
   // An inner node's own op (aux_store's) comes after its children.
   const std::string self = n.children.empty() ? path : member(path, n.children.size(), ops);
-  if (!n.argument.empty()) out += "  " + self + n.argument + "\n";
-  if (!n.stride.empty()) out += "  " + self + ".dAux = " + n.stride + ";\n";
+  for (const std::string& a : n.arguments) out += "  " + self + a + "\n";
   for (size_t i = 0; i < n.children.size(); ++i) assign_evt(n.children[i], member(path, i, ops), out);
 }
 
@@ -382,6 +416,7 @@ std::string sm90_fusion(const GemmKernel& k, const std::string& params = "GemmPa
       case EpilogueStep::Kind::activation: out += ", " + std::string(ir::name_of(s.act)); break;
       case EpilogueStep::Kind::expr: out += ", " + s.label; break;
       case EpilogueStep::Kind::aux_store: out += ", aux_store(" + k.extras.at(s.extra).name + ")"; break;
+      case EpilogueStep::Kind::reduce: out += ", " + s.label + "(" + k.extras.at(s.extra).name + ")"; break;
     }
   }
   out += "\n";

@@ -59,8 +59,12 @@ Json extras_json(const ir::GemmKernel& k) {
     Json shape = Json::array();
     switch (x.kind) {
       case ir::ExtraKind::scalar: shape.push_back(1); break;
-      case ir::ExtraKind::row: shape.push_back("M"); break;
-      case ir::ExtraKind::col: shape.push_back("N"); break;
+      // A reduction writes one vector per batch; vectors read are shared by every batch.
+      case ir::ExtraKind::row:
+      case ir::ExtraKind::col:
+        if (x.is_output && k.batch.value != 1) shape.push_back("batch");
+        shape.push_back(x.kind == ir::ExtraKind::row ? "M" : "N");
+        break;
       case ir::ExtraKind::matrix:
         if (k.batch.value != 1) shape.push_back("batch");
         shape.push_back("M");
@@ -82,6 +86,10 @@ Json epilogue_json(const ir::GemmKernel& k) {
       steps.push_back(Json{{"op", "expr"}, {"label", s.label}, {"expr", expr_json(s.expr)}});
     } else if (s.kind == ir::EpilogueStep::Kind::aux_store) {
       steps.push_back(Json{{"op", "aux_store"}, {"extra", s.extra}});
+    } else if (s.kind == ir::EpilogueStep::Kind::reduce) {
+      const bool per_row = k.extras.at(s.extra).kind == ir::ExtraKind::row;
+      steps.push_back(Json{{"op", s.label}, {"reduce", str(name_of(s.reduce))},
+                           {"over", per_row ? "N" : "M"}, {"extra", s.extra}});
     } else if (s.kind == ir::EpilogueStep::Kind::bias) {
       steps.push_back(Json{{"op", "bias"}, {"broadcast", str(name_of(s.bias))},
                            {"length", s.bias == ir::BiasKind::col ? "N" : "M"},

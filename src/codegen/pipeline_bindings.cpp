@@ -96,8 +96,8 @@ $POINTERS$
 
 std::string shape_list(const ir::TensorType& t) {
   std::string s = "{";
+  if (t.batch != 1) s += std::to_string(t.batch) + ", ";  // matrices, and a batched reduction's vectors
   if (t.kind == ir::TensorType::Kind::matrix) {
-    if (t.batch != 1) s += std::to_string(t.batch) + ", ";
     s += std::to_string(t.rows) + ", " + std::to_string(t.cols);
   } else {
     s += std::to_string(t.rows);
@@ -112,8 +112,8 @@ bool row_major(const ir::TensorType& t) {
 Json tensor_json(const ir::Program& p, const Pipeline& pipe, int t, long long offset) {
   const ir::TensorType ty = ir::tensor_type(p, pipe, t);
   Json shape = Json::array();
+  if (ty.batch != 1) shape.push_back(ty.batch);
   if (ty.kind == ir::TensorType::Kind::matrix) {
-    if (ty.batch != 1) shape.push_back(ty.batch);
     shape.push_back(ty.rows);
     shape.push_back(ty.cols);
   } else {

@@ -89,6 +89,7 @@ std::string canonical_text(const GemmKernel& k) {
         break;
       case EpilogueStep::Kind::expr: line("expr", e.label + "," + expr_text(k, e.expr)); break;
       case EpilogueStep::Kind::aux_store: line("aux_store", k.extras.at(e.extra).name); break;
+      case EpilogueStep::Kind::reduce: line("reduce", e.label + "," + k.extras.at(e.extra).name); break;
     }
   }
   for (const EpilogueExtra& x : k.extras)

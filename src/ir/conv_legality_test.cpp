@@ -105,6 +105,8 @@ INSTANTIATE_TEST_SUITE_P(
             {"1:120: bias(row) would be one value per output pixel; a convolution's bias is per output channel"}},
         Row{"residual_tensor", FPROP_BF16 ".with_types(bf16).with_epilogue(residual)",
             {"1:120: epilogue tensor 'residual' is not supported on convolutions in this version"}},
+        Row{"col_sum", FPROP_BF16 ".with_types(bf16).with_epilogue(col_sum)",
+            {"1:120: 'col_sum' reduces into a side output, which convolution kernels do not fuse in this version"}},
         Row{"wgrad_bias", "kernel k = conv2d(wgrad, n = 8, h = 28, w = 28, c = 32, k = 32, r = 3, s = 3, pad = 1)"
                           ".with_types(bf16).with_epilogue(bias(col))",
             {"1:119: a wgrad kernel writes the filter gradient, which has no bias to add"}},

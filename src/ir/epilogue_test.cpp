@@ -90,6 +90,12 @@ INSTANTIATE_TEST_SUITE_P(
                  "  expr=aux_load,(add x aux_load)\n  extra=aux_load,aux,f32,in\n"},
         Lowering{"aux_store", ".with_epilogue(relu, aux_store, gelu)",
                  "  act=relu,0,0\n  aux_store=aux_store\n  act=gelu,0,0\n  extra=aux_store,aux,bf16,out\n"},
+        Lowering{"row_sum", ".with_epilogue(row_sum)", "  reduce=row_sum,row_sum\n  extra=row_sum,row,f32,out\n"},
+        Lowering{"reductions", ".with_epilogue(relu, col_max(bf16), row_max, custom(\"exp(x)\"), row_sum, row_sum(f16))",
+                 "  act=relu,0,0\n  reduce=col_max,col_max\n  reduce=row_max,row_max\n  expr=custom,(exp x)\n"
+                 "  reduce=row_sum,row_sum\n  reduce=row_sum,row_sum_2\n  extra=col_max,col,bf16,out\n"
+                 "  extra=row_max,row,f32,out\n  extra=row_sum,row,f32,out\n  extra=row_sum_2,row,f16,out\n"},
+        Lowering{"col_sum", ".with_epilogue(col_sum(bf16))", "  reduce=col_sum,col_sum\n  extra=col_sum,col,bf16,out\n"},
         Lowering{"two_scales_named_apart", ".with_epilogue(per_col_scale, per_col_scale)",
                  "  expr=per_col_scale,(mul x per_col_scale)\n  expr=per_col_scale,(mul x per_col_scale_2)\n"
                  "  extra=per_col_scale,col,bf16,in\n  extra=per_col_scale_2,col,bf16,in\n"},
@@ -168,6 +174,20 @@ INSTANTIATE_TEST_SUITE_P(
                   {"94: 'per_col_scale' reads a vector, scalar or tensor operand, which sm80 kernels do not fuse"}},
         Rejection{"sm80_aux_store", ".with_arch(sm80).with_epilogue(relu, aux_store)",
                   {"100: aux_store needs an epilogue visitor tree, which sm80 kernels do not have"}},
+        Rejection{"sm80_row_sum", ".with_arch(sm80).with_epilogue(relu, row_sum)",
+                  {"100: row_sum needs an epilogue visitor tree, which sm80 kernels do not have"}},
+        Rejection{"reduction_fp8", ".with_epilogue(row_sum(e4m3))",
+                  {"78: epilogue operand 'row_sum' cannot be fp8 (e4m3)"}},
+        Rejection{"reduction_void", ".with_epilogue(row_sum(void))", {"86: row_sum cannot have element type void"}},
+        Rejection{"reduction_args", ".with_epilogue(col_sum(f32, f32))", {"78: 'col_sum' takes 0 to 1 arguments, got 2"}},
+        Rejection{"col_reduction_staging",
+                  ".with_tile(128, 144, 64).with_schedule(cooperative).with_epilogue(col_sum)",
+                  {"129: col_sum combines the partials of 8 warps in the staging buffer of one 128 x 16 bf16 D "
+                   "subtile (4096 bytes), too small for tile N = 144 (4608 bytes of f32)"}},
+        Rejection{"col_reduction_fits", ".with_tile(128, 256, 64).with_schedule(cooperative).with_epilogue(col_sum)",
+                  {}},
+        Rejection{"row_reduction_any_tile_n", ".with_tile(128, 144, 64).with_schedule(cooperative).with_epilogue(row_sum)",
+                  {}},
         Rejection{"sm80_two_steps", ".with_arch(sm80).with_epilogue(mish, scale(2))",
                   {"100: sm80 fuses at most one element-wise step"}},
         Rejection{"sm80_one_step", ".with_arch(sm80).with_epilogue(scale(2))", {}},
@@ -188,6 +208,13 @@ TEST(EpilogueRejection, AuxTensorNeedsFullVectors) {
   EXPECT_EQ(messages_of("kernel k = gemm(m = 1024, n = 1004, k = 1024).with_types(f32).with_epilogue(residual(bf16))"),
             std::vector<std::string>{"aux tensor 'residual' is read and written in 16-byte vectors, which N = 1004 "
                                      "bf16 elements per row do not fill"});
+}
+
+TEST(EpilogueRejection, Fp8ReductionSuggestsItsOwnStep) {
+  FrontendResult r = front(".with_epilogue(relu, col_max(e5m2))");
+  ASSERT_EQ(r.diags->all().size(), 1u);
+  EXPECT_EQ(r.diags->all()[0].message, "epilogue operand 'col_max' cannot be fp8 (e5m2)");
+  EXPECT_EQ(r.diags->all()[0].legal, "f16, bf16 or f32, e.g. col_max(f32)");
 }
 
 TEST(EpilogueRejection, CustomReadingVoidC) {

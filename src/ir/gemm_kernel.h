@@ -41,13 +41,14 @@ struct Shape3 {
 };
 
 // An operand of the epilogue besides A, B, C, D and the bias: read (vectors,
-// scalars, aux_load / residual matrices) or written (aux_store). The host
+// scalars, aux_load / residual matrices) or written (aux_store's matrix, a
+// reduction's row or col vector). The host
 // entry takes them in GemmParams::extra[i], in the order of GemmKernel::extras.
 struct EpilogueExtra {
   std::string name;  // unique per kernel; the torch binding's argument name
   ExtraKind kind = ExtraKind::col;
   DType type = DType::void_;  // void until resolve_auto: D's type (scalars: f32)
-  bool is_output = false;     // aux_store
+  bool is_output = false;     // aux_store, reductions
   Span span;
 };
 
@@ -70,16 +71,19 @@ struct EpiExpr {
 struct EpilogueStep {
   // bias: + a broadcast vector; activation: a named element-wise function;
   // expr: x = expr(x, acc, c, extras); aux_store: writes x to an extra M x N
-  // output and passes x on.
-  enum class Kind { bias, activation, expr, aux_store };
+  // output and passes x on; reduce: sums or maxes x along each row (the extra
+  // is a `row` vector, length M) or each column (a `col` vector, length N) into
+  // an output vector and passes x on.
+  enum class Kind { bias, activation, expr, aux_store, reduce };
   Kind kind = Kind::activation;
   BiasKind bias = BiasKind::col;
   DType bias_type = DType::void_;  // void: same as the output type
   Activation act = Activation::relu;
   double p0 = 0, p1 = 0;  // leaky_relu slope; clamp lower, upper; elu alpha; softplus beta, threshold
   EpiExpr expr;           // expr
-  int extra = -1;         // aux_store: index into GemmKernel::extras
-  std::string label;      // expr, aux_store: the step as written, e.g. "per_col_scale", "custom"
+  ReduceOp reduce = ReduceOp::sum;  // reduce
+  int extra = -1;         // aux_store, reduce: index into GemmKernel::extras
+  std::string label;      // expr, aux_store, reduce: the step as written, e.g. "per_col_scale", "row_sum"
   Span span;
 };
 

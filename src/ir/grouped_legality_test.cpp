@@ -73,6 +73,9 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"aux_store", MOE ".with_epilogue(aux_store, relu)",
             {"1:93: a grouped GEMM cannot fuse aux_store: each group would need its own output tensor (a pointer "
              "array), which ucutlass does not emit yet"}},
+        Row{"row_sum", MOE ".with_epilogue(relu, row_sum)",
+            {"1:99: a grouped GEMM cannot fuse row_sum: each group would need its own output vector (a pointer "
+             "array), which ucutlass does not emit yet"}},
         Row{"unaligned_n", "kernel g = gemm(n = 4100, groups = 8).with_types(bf16)",
             {"1:8: a TMA epilogue needs 16-byte aligned C/D rows; alignment 4 of bf16 is 8 bytes"}},
         Row{"tf32_n_major_b", "kernel g = gemm(groups = 8).with_types(f32).with_layouts(b = row)",

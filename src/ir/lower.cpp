@@ -421,7 +421,8 @@ class KernelLowering {
       std::vector<std::string> v = {"alpha", "beta", "bias"};
       for (const std::string& a : all_names<Activation>()) v.push_back(a);
       for (const char* n : {"clip", "scale", "add", "sub", "mul", "div", "min", "max", "per_row_scale",
-                            "per_col_scale", "per_channel_scale", "residual", "aux_load", "aux_store", "custom"})
+                            "per_col_scale", "per_channel_scale", "residual", "aux_load", "aux_store", "row_sum", "row_max",
+                            "col_sum", "col_max", "custom"})
         v.push_back(n);
       return v;
     }();
@@ -615,6 +616,28 @@ class KernelLowering {
     k_.epilogue.push_back(std::move(step));
   }
 
+  // row_sum, row_max (one value per output row: a length-M vector), col_sum, col_max
+  // (per column: length N), each with an optional output type. The output is f32
+  // unless asked otherwise, whatever D's type: a bf16 sum of thousands of values
+  // keeps only 8 significant bits, too few for the normalizer of a softmax or norm.
+  void reduction_step(const Expr& e) {
+    const std::string& n = e.text;
+    auto args = step_args(e, 0, 1, n + " or " + n + "(bf16)");
+    DType type{};
+    if (args.empty() || !optional_dtype(args[0], n, type)) return;
+    if (type == DType::void_) type = DType::f32;
+    const ExtraKind kind = n.starts_with("row_") ? ExtraKind::row : ExtraKind::col;
+    int i = add_extra(n, kind, type, true, e.span);
+    if (i < 0) return;
+    EpilogueStep step;
+    step.kind = EpilogueStep::Kind::reduce;
+    step.reduce = n.ends_with("_sum") ? ReduceOp::sum : ReduceOp::max;
+    step.span = e.span;
+    step.label = n;
+    step.extra = i;
+    k_.epilogue.push_back(std::move(step));
+  }
+
   // custom("expr", name = kind, ...)
   void custom_step(const Expr& e) {
     const std::string form = "custom(\"relu(x * s + b)\", s = scalar, b = col)";
@@ -766,6 +789,7 @@ class KernelLowering {
     if (n == "per_col_scale" || n == "per_channel_scale") return extra_operand_step(e, ExtraKind::col, EpiExpr::Op::mul);
     if (n == "residual" || n == "aux_load") return extra_operand_step(e, ExtraKind::matrix, EpiExpr::Op::add);
     if (n == "aux_store") return aux_store_step(e);
+    if (n == "row_sum" || n == "row_max" || n == "col_sum" || n == "col_max") return reduction_step(e);
     if (n == "custom") return custom_step(e);
     EpilogueStep step;
     step.span = e.span;

@@ -27,9 +27,9 @@ std::string operand_label(const GemmKernel& k, const PipelineBinding& b) {
 }
 
 std::string TensorType::shape_text() const {
-  if (kind != Kind::matrix) return "[" + std::to_string(rows) + "]";
-  return "[" + (batch != 1 ? std::to_string(batch) + ", " : std::string()) + std::to_string(rows) + ", " +
-         std::to_string(cols) + "]";
+  const std::string lead = batch != 1 ? std::to_string(batch) + ", " : std::string();
+  if (kind != Kind::matrix) return "[" + lead + std::to_string(rows) + "]";
+  return "[" + lead + std::to_string(rows) + ", " + std::to_string(cols) + "]";
 }
 
 std::string TensorType::layout_text() const {
@@ -73,8 +73,13 @@ TensorType operand_type(const GemmKernel& k, const PipelineBinding& b) {
       const EpilogueExtra& x = k.extras.at(b.extra);
       switch (x.kind) {
         case ExtraKind::matrix: return matrix(x.type, k.layout_c.value, m, n);
-        case ExtraKind::col: return vector(x.type, n);
-        case ExtraKind::row: return vector(x.type, m);
+        // A reduction writes one vector per batch (packed, [batch, length]); vectors read are shared.
+        case ExtraKind::col:
+        case ExtraKind::row: {
+          TensorType v = vector(x.type, x.kind == ExtraKind::col ? n : m);
+          if (x.is_output) v.batch = k.batch.value;
+          return v;
+        }
         case ExtraKind::scalar: {
           TensorType s = vector(x.type, 1);
           s.kind = TensorType::Kind::scalar;

@@ -71,7 +71,7 @@ struct TensorType {
   Kind kind = Kind::matrix;
   DType dtype = DType::void_;
   Layout layout = Layout::row;
-  int64_t batch = 1, rows = 1, cols = 1;  // vector: rows = length
+  int64_t batch = 1, rows = 1, cols = 1;  // vector: rows = length (batch > 1: a reduction's [batch, length])
 
   bool same_shape(const TensorType& o) const {
     return kind == o.kind && batch == o.batch && rows == o.rows && cols == o.cols;

@@ -272,6 +272,27 @@ TEST(Pipeline, EpilogueOperandsBindToTensors) {
   EXPECT_EQ(p.tensors[residual.tensor].name, "x");
 }
 
+TEST(Pipeline, AReductionFeedsALaterStep) {
+  // A softmax in two steps: exp(scores) with its row sums, then P @ V divided by them.
+  // A batched reduction writes one vector per batch, which a shared vector cannot take.
+  FrontendResult r = run_frontend(
+      "t.dsl",
+      "kernel scores = gemm(m = 256, n = 512, k = 128).with_types(bf16).with_epilogue(custom(\"exp(x)\"), row_sum)\n"
+      "kernel apply = gemm(m = 256, n = 128, k = 512).with_types(bf16).with_epilogue(div(row(f32)))\n"
+      "pipeline attn = inputs(q, k, v)\n"
+      "  .scores(a = q, b = k, d = p, row_sum = denom)\n"
+      "  .apply(a = p, b = v, div_row = denom, d = o)\n"
+      "  .outputs(o, denom)\n");
+  ASSERT_TRUE(r.ok) << r.diags->render();
+  const ir::Pipeline& p = r.program.pipelines.at(0);
+  const ir::PipelineBinding& sum = p.steps[0].bindings[3];
+  EXPECT_TRUE(sum.writes);
+  EXPECT_EQ(ir::tensor_type(r.program, p, sum.tensor).shape_text(), "[256]");
+  ir::GemmKernel batched = r.program.kernels[0];
+  batched.batch.value = 4;
+  EXPECT_EQ(ir::operand_type(batched, sum).shape_text(), "[4, 256]");
+}
+
 TEST(Pipeline, TensorNamesAreNotCppKeywords) {
   // Tensor names become fields of the emitted params structs.
   EXPECT_EQ(diagnostics_of("pipeline p = inputs(new, w).up(a = new, b = w, d = y).outputs(y)\n", kPlain),

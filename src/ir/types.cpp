@@ -43,6 +43,7 @@ UCUTLASS_ENUM_TABLE(Activation, {Activation::relu, "relu"}, {Activation::gelu, "
                     {Activation::softplus, "softplus"})
 UCUTLASS_ENUM_TABLE(ExtraKind, {ExtraKind::scalar, "scalar"}, {ExtraKind::row, "row"}, {ExtraKind::col, "col"},
                     {ExtraKind::matrix, "aux"})
+UCUTLASS_ENUM_TABLE(ReduceOp, {ReduceOp::sum, "sum"}, {ReduceOp::max, "max"})
 UCUTLASS_ENUM_TABLE(EpiFn, {EpiFn::relu, "relu"}, {EpiFn::gelu, "gelu"}, {EpiFn::gelu_tanh, "gelu_tanh"},
                     {EpiFn::silu, "silu"}, {EpiFn::sigmoid, "sigmoid"}, {EpiFn::tanh, "tanh"},
                     {EpiFn::mish, "mish"}, {EpiFn::hardswish, "hardswish"}, {EpiFn::hardsigmoid, "hardsigmoid"},

@@ -70,6 +70,9 @@ enum class Activation {
 // N), or a full M x N matrix in C/D's layout (aux_load, residual, aux_store).
 enum class ExtraKind { scalar, row, col, matrix };
 
+// How a reduction step (row_sum, col_max, ...) combines the values of a row or column.
+enum class ReduceOp { sum, max };
+
 // Functions of the epilogue expression language (custom steps); each has a
 // fixed arity range (epilogue_fn_arity).
 enum class EpiFn {

@@ -1,5 +1,7 @@
 #include "ir/validate.h"
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "ir/operand_swap.h"
@@ -51,6 +53,7 @@ class Validator {
         check_sm90_alignment();
       }
       check_sm90_smem();
+      check_sm90_column_reductions();
       if (!conv) check_sm90_scheduler();
       check_sm90_ignored_settings();
     } else {
@@ -149,10 +152,11 @@ class Validator {
         error(s.span, "this custom step does not use x, so the steps before it would be lost",
               "an expression of x, the value after the earlier steps");
     }
-    for (const EpilogueExtra& x : k_.extras) {
+    for (size_t i = 0; i < k_.extras.size(); ++i) {
+      const EpilogueExtra& x = k_.extras[i];
       if (is_fp8(x.type))
         error(x.span, "epilogue operand '" + x.name + "' cannot be fp8 (" + tname(x.type) + ")",
-              "f16, bf16 or f32, e.g. " + std::string(name_of(x.kind)) + "(f32)");
+              "f16, bf16 or f32, e.g. " + f32_form(static_cast<int>(i)));
       if (x.kind != ExtraKind::matrix || is_fp8(x.type)) continue;
       const Extent& contiguous = k_.layout_c.value == Layout::row ? k_.n : k_.m;
       const int align = 128 / bits_of(x.type);
@@ -162,6 +166,13 @@ class Validator {
                           str(contiguous.value) + " " + tname(x.type) + " elements per row do not fill",
               "a row length that is a multiple of " + str(align) + " elements");
     }
+  }
+
+  // How the program writes extra i typed f32: col(f32), or row_sum(f32) for a reduction's output.
+  std::string f32_form(int i) const {
+    for (const EpilogueStep& s : k_.epilogue)
+      if (s.kind == EpilogueStep::Kind::reduce && s.extra == i) return s.label + "(f32)";
+    return std::string(name_of(k_.extras.at(i).kind)) + "(f32)";
   }
 
   // ---- SM90a -------------------------------------------------------------
@@ -219,6 +230,34 @@ class Validator {
             "a TMA epilogue (epilogue = tma) with 16-byte aligned C/D, or no fused steps");
     if (k_.math.value == MathPath::fast_accum && is_cpasync(ks))
       error(k_.math.span, "fast_accum needs a TMA kernel schedule", "warpspecialized, cooperative, pingpong");
+  }
+
+  // A per-column reduction (col_sum, col_max: CUTLASS's Sm90RowReduction) first reduces
+  // each warp's rows, then combines the warps stacked along M (8 cooperative, 4 otherwise,
+  // 16 rows each) through shared memory, borrowing the staging buffer of one D subtile
+  // (EpilogueTileAuto's: 128 or 64 rows by gcd(min(32, tile N), tile N) columns, 64 for an
+  // 8-bit D on a warp-specialized kernel when tile N allows). CUTLASS static_asserts that
+  // tile N x warps f32 partials fit; this is that check, said before nvcc. Per-row
+  // reductions (Sm90ColReduction) need no such buffer: no two warps share a row.
+  void check_sm90_column_reductions() {
+    const Shape3& t = k_.tile.value;
+    if (k_.epilogue_schedule.value == EpilogueSchedule::nosmem || t.m <= 0 || t.n <= 0) return;
+    const bool coop = is_cooperative(k_.schedule.value);
+    const int d_bytes = bytes_of(k_.d.value);
+    const int epi_m = std::min(coop ? 128 : 64, t.m);
+    const int n_perf = !coop && d_bytes == 1 && t.n % 64 == 0 ? 64 : 32;
+    const int epi_n = std::gcd(std::min(n_perf, t.n), t.n);
+    const int warps_m = epi_m / 16;
+    const int have = epi_m * epi_n * d_bytes, need = t.n * warps_m * 4;
+    if (need <= have) return;
+    for (const EpilogueStep& s : k_.epilogue) {
+      if (s.kind != EpilogueStep::Kind::reduce || k_.extras.at(s.extra).kind != ExtraKind::col) continue;
+      error(s.span, s.label + " combines the partials of " + str(warps_m) + " warps in the staging buffer of one " +
+                        str(epi_m) + " x " + str(epi_n) + " " + tname(k_.d.value) + " D subtile (" + str(have) +
+                        " bytes), too small for tile N = " + str(t.n) + " (" + str(need) + " bytes of f32)",
+            "tile N at most " + str(have / (warps_m * 4)) + " here, or a wider D type");
+      return;
+    }
   }
 
   void check_sm90_ignored_settings() {
@@ -416,8 +455,8 @@ class Validator {
       const EpilogueStep& s = k_.epilogue[i];
       if (s.kind == EpilogueStep::Kind::bias) {
         check_sm80_bias(s, i);
-      } else if (s.kind == EpilogueStep::Kind::aux_store) {
-        error(s.span, "aux_store needs an epilogue visitor tree, which sm80 kernels do not have",
+      } else if (s.kind == EpilogueStep::Kind::aux_store || s.kind == EpilogueStep::Kind::reduce) {
+        error(s.span, s.label + " needs an epilogue visitor tree, which sm80 kernels do not have",
               "alpha, beta and one element-wise step on sm80", "with_arch(sm90a)");
       } else if (s.kind == EpilogueStep::Kind::expr && s.label == "custom") {
         error(s.span, "custom epilogue expressions need sm90a (an epilogue visitor tree)",

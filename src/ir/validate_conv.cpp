@@ -97,7 +97,10 @@ class ConvValidator {
               "alpha, beta and element-wise steps on wgrad");
     }
     for (const EpilogueExtra& x : k_.extras) {
-      if (x.kind == ExtraKind::matrix)
+      if (x.is_output && x.kind != ExtraKind::matrix)
+        error(x.span, "'" + x.name + "' reduces into a side output, which convolution kernels do not fuse in this version",
+              "alpha, beta, element-wise steps, scalars and per-channel vectors (col) on convolutions");
+      else if (x.kind == ExtraKind::matrix)
         error(x.span, "epilogue tensor '" + x.name + "' is not supported on convolutions in this version",
               "scalars and per-channel vectors (col); for a residual add, read C: with_epilogue(beta(1.0))");
       else if (x.kind == ExtraKind::row)

@@ -17,6 +17,9 @@ std::string unsupported_operand(const EpilogueStep& s) {
     case EpilogueStep::Kind::aux_store:
       return "a grouped GEMM cannot fuse aux_store: each group would need its own output tensor (a pointer "
              "array), which ucutlass does not emit yet";
+    case EpilogueStep::Kind::reduce:
+      return "a grouped GEMM cannot fuse " + s.label +
+             ": each group would need its own output vector (a pointer array), which ucutlass does not emit yet";
     case EpilogueStep::Kind::expr:
       if (!s.expr.uses_extras()) return "";
       return "a grouped GEMM cannot fuse '" + s.label +
