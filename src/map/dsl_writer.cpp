@@ -59,6 +59,7 @@ std::string dsl_number(double v) {
 std::string KernelConfig::summary() const {
   std::ostringstream o;
   o << ir::name_of(arch) << " " << ir::name_of(math);
+  if (k_stack3) o << " k-stacked 3x";
   if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;
@@ -80,7 +81,7 @@ std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
   if (m.conv) {
     o << "kernel " << m.name << " = " << conv_operation_dsl(*m.conv) << "\n";
   } else {
-    o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << m.k;
+    o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << (c.k_stack3 ? 3 * m.k : m.k);
     if (m.batch > 1) o << ", batch = " << m.batch;
     o << ")\n";
   }

@@ -40,6 +40,8 @@ struct GemmOperand {
   OperandView view = OperandView::as_is;
   ir::Layout natural = ir::Layout::row;  // layout of the operand as the graph stores it
   bool strided = false;                  // neither layout: the kernel needs a copy whatever it chooses
+  bool parameter = false;                // a module parameter or buffer: fixed across calls, so derived
+                                         // forms (a K-stacked split) are built once per version
 };
 
 // A convolution anchor (conv_match.h): the window in PyTorch's terms. The

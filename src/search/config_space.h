@@ -26,6 +26,7 @@ struct MathChoice {
   ir::Arch arch;
   ir::MathPath math;
   bool speculative = false;  // may fail the tolerance; the GPU check decides
+  bool k_stack3 = false;     // 3xTF32 by stacking K on sm90a TF32 (map::KernelConfig::k_stack3)
 };
 
 std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance);

@@ -34,7 +34,8 @@ TEST(MathPaths, FollowTheTolerance) {
     std::string expected;
   };
   const Row rows[] = {
-      {graph::DType::f32, sol::ToleranceProfile::kernelbench, "sm80/tf32x3 sm80/simt sm90a/tf32(speculative) "},
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench,
+       "sm80/tf32x3 sm80/simt sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
       {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, "sm90a/tf32 sm80/tf32 sm80/tf32x3 "},
       {graph::DType::bf16, sol::ToleranceProfile::kernelbench, "sm90a/tensor_op "},
       {graph::DType::f16, sol::ToleranceProfile::kernelbench_v01, "sm90a/tensor_op "},
@@ -42,7 +43,8 @@ TEST(MathPaths, FollowTheTolerance) {
   for (const Row& r : rows) {
     std::string got;
     for (const MathChoice& m : allowed_math_paths(r.in, r.tol))
-      got += std::string(ir::name_of(m.arch)) + "/" + std::string(ir::name_of(m.math)) + (m.speculative ? "(speculative)" : "") + " ";
+      got += std::string(ir::name_of(m.arch)) + "/" + std::string(ir::name_of(m.math)) + (m.speculative ? "(speculative)" : "") +
+             (m.k_stack3 ? "(k-stacked)" : "") + " ";
     EXPECT_EQ(got, r.expected);
   }
 }
@@ -57,8 +59,8 @@ TEST(LegalCandidates, EverySurvivorPassesTheFrontEndAndHashesAreUnique) {
   for (const Candidate& x : c) {
     EXPECT_TRUE(run_frontend("x.dsl", x.dsl + "\n").ok) << x.dsl;
     EXPECT_TRUE(hashes.insert(x.hash).second);
-    // Under 1e-4 plain TF32 is only ever a speculative probe.
-    if (x.config.math == ir::MathPath::tf32) {
+    // Under 1e-4 plain TF32 is only ever a speculative probe (K-stacked 3xTF32 is not plain).
+    if (x.config.math == ir::MathPath::tf32 && !x.config.k_stack3) {
       EXPECT_TRUE(x.speculative);
     }
   }
@@ -73,7 +75,10 @@ TEST(LegalCandidates, SpeculativeProbeIsOnePerBatch) {
   int speculative = 0;
   for (const Candidate* x : top) speculative += x->speculative;
   EXPECT_EQ(speculative, 1);
-  EXPECT_EQ(top[1]->config.math, ir::MathPath::tf32x3);  // the best honest 1e-4 path
+  EXPECT_TRUE(top[0]->config.k_stack3) << top[0]->config.summary();  // the best honest 1e-4 path: K-stacked 3xTF32
+  EXPECT_TRUE(top[1]->speculative) << top[1]->config.summary();       // then the plain TF32 probe
+  // ... and sm80's 3xTF32, the other honest path within 3x, in case the first fails on the GPU.
+  EXPECT_TRUE(std::any_of(top.begin(), top.end(), [](const Candidate* x) { return x->config.math == ir::MathPath::tf32x3; }));
 }
 
 TEST(Ranking, KnownShapes) {
@@ -157,9 +162,10 @@ TEST(OperandSwap, SmallMGemmsAreAlsoTriedSwapped) {
   }
   EXPECT_GT(swapped, 0);
   // sm80 cannot swap (CUTLASS 2.x runs a column-major output as the transposed problem): under
-  // 1e-4, where only sm80 paths are honest, no candidate is swapped.
+  // 1e-4 the swapped candidates are sm90a ones, K-stacked 3xTF32 or the speculative TF32 probe.
   for (const Candidate& c : legal_candidates(m, sol::ToleranceProfile::kernelbench, h200()))
-    EXPECT_TRUE(!c.config.operand_swap || c.speculative) << c.config.summary();
+    EXPECT_TRUE(!c.config.operand_swap || (c.config.arch == ir::Arch::sm90a && (c.speculative || c.config.k_stack3)))
+        << c.config.summary();
   map::KernelConfig plain, swap;
   plain.arch = swap.arch = ir::Arch::sm90a;
   plain.math = swap.math = ir::MathPath::tf32;

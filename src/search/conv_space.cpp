@@ -53,6 +53,8 @@ std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceP
 
 std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
   std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
+  // K stacking splits GEMM operands; a conv's implicit-GEMM K is gathered by the kernel, not a tensor axis.
+  std::erase_if(out, [](const MathChoice& c) { return c.k_stack3; });
   if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
   return out;
 }

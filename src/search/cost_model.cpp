@@ -83,11 +83,13 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   e.tile_efficiency =
       static_cast<double>(run_m) * run_n / (static_cast<double>(ceil_div(run_m, bm) * bm) * ceil_div(run_n, bn) * bn);
   e.shape_efficiency = shape_efficiency(c, m.in);
+  // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3).
+  const int64_t run_k = c.k_stack3 ? 3 * m.k : m.k;
   // Few K iterations per CTA leave the pipeline's fill and drain exposed.
-  const double k_iters = static_cast<double>(ceil_div(m.k, bk)) / splits;
+  const double k_iters = static_cast<double>(ceil_div(run_k, bk)) / splits;
   const double pipeline = k_iters / (k_iters + 2.0);
 
-  const double flops = 2.0 * m.m * m.n * m.k * m.batch;
+  const double flops = 2.0 * m.m * m.n * run_k * m.batch;
   const bool legacy_mma = c.arch == ir::Arch::sm80 && c.math != ir::MathPath::simt && gpu.arch.rfind("sm_90", 0) == 0;
   const double rate = sol::realistic_flops(gpu, rate_path(c.math, m.in)).value * (legacy_mma ? kSm80TensorOpOnHopper : 1.0);
   e.t_math = flops / (rate * e.wave_efficiency * e.tile_efficiency * e.shape_efficiency * pipeline);
@@ -96,7 +98,7 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
   // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
   double bytes = m.conv ? map::conv_kernel_bytes(m)
-                        : (static_cast<double>(m.m) * m.k + static_cast<double>(m.k) * m.n) * m.batch * in_bytes +
+                        : (static_cast<double>(m.m) * run_k + static_cast<double>(run_k) * m.n) * m.batch * in_bytes +
                               static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (splits > 1) bytes += 2.0 * splits * m.m * m.n * m.batch * 4;  // f32 partials out and back
@@ -119,6 +121,15 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   } else {
     copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
     copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
+    if (c.k_stack3) {
+      // The split, per call for an input: 4 element-wise kernels reading 5 and writing 5 words per
+      // element (solution/modelnew_writer.cpp). A parameter's split is built once and reused.
+      auto split = [&](const map::GemmOperand& op, double elements) {
+        if (!op.parameter) e.t_overhead += 10.0 * elements * in_bytes / bw + 4 * kLaunchSeconds;
+      };
+      split(m.a, static_cast<double>(m.m) * m.k * m.batch);
+      split(m.b, static_cast<double>(m.k) * m.n * m.batch);
+    }
   }
   for (size_t i = f.steps; i < m.chain.size(); ++i)
     e.t_overhead += 2.0 * m.m * m.n * m.batch * out_bytes / bw + kLaunchSeconds;

@@ -130,6 +130,50 @@ std::string operand_expr(const OpGraph& g, const map::GemmOperand& op, ir::Layou
   return e + layout_fix(op, want);
 }
 
+// 3xTF32 by K stacking (map::KernelConfig::k_stack3): the split the kernel's operands need, in
+// PyTorch ops. hi = x rounded to TF32 (add half a TF32 ulp to the bits, clear the 13 low mantissa
+// bits: nearest, ties away; Inf and the usual NaN stay), lo = x - hi (exact in f32). A gets
+// [hi, hi, lo] and B [hi; lo; hi] along K, so the stacked product is hi·hi + hi·lo + lo·hi. Four
+// element-wise kernels write straight into the stacked buffer. A parameter's split is built once
+// and rebuilt when the parameter changes (its storage, version counter, shape or strides).
+constexpr std::string_view kStack3Helpers = R"PY(
+def _ucutlass_stack3(x, a_side, k_dim=-1):
+    if k_dim == -2:
+        return _ucutlass_stack3(x.transpose(-1, -2), a_side).transpose(-1, -2)
+    x = x.float()
+    k = x.shape[-1]
+    out = torch.empty(*x.shape[:-1], 3 * k, dtype=torch.float32, device=x.device)
+    hi = out[..., :k]
+    torch.bitwise_and(x.view(torch.int32) + 4096, -8192, out=hi.view(torch.int32))
+    lo, dup = (out[..., 2 * k:], out[..., k:2 * k]) if a_side else (out[..., k:2 * k], out[..., 2 * k:])
+    torch.sub(x, hi, out=lo)
+    dup.copy_(hi)
+    return out
+
+
+def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim):
+    cache = owner.__dict__.setdefault("_ucutlass_stacked", {})
+    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
+    hit = cache.get(key)
+    if hit is None or hit[0] != stamp:
+        with torch.no_grad():
+            hit = (stamp, _ucutlass_stack3(operand(), a_side, k_dim))
+        cache[key] = hit
+    return hit[1]
+
+)PY";
+
+// The stacked form of a GEMM operand expression `e` (A: K last; B column-major: K second to last).
+std::string stacked_expr(const OpGraph& g, const std::string& kernel, const map::GemmOperand& op, const std::string& e,
+                         bool a_side) {
+  const std::string k_dim = a_side ? "-1" : "-2";
+  const std::string side = a_side ? "True" : "False";
+  if (op.parameter)
+    return "_ucutlass_stack3_param(self, " + python_string(kernel + (a_side ? ".a" : ".b")) + ", " + var(g, op.tensor) +
+           ", lambda: " + e + ", " + side + ", " + k_dim + ")";
+  return "_ucutlass_stack3(" + e + ", " + side + ", " + k_dim + ")";
+}
+
 std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
@@ -231,6 +275,8 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
        "    return load(name=\"ucutlass_\" + _UCUTLASS_HASH, sources=sources, extra_cuda_cflags=_UCUTLASS_NVCC_FLAGS,\n"
        "                extra_include_paths=includes, extra_ldflags=[\"-lcuda\"], verbose=False)\n\n\n"
        "_ucutlass = _ucutlass_build()\n\n\n";
+  if (std::any_of(in.configs.begin(), in.configs.end(), [](const map::KernelConfig& c) { return c.k_stack3; }))
+    f << kStack3Helpers.substr(1) << "\n";
 
   f << model_class;
   f << "\n    def forward(self, *inputs):\n";
@@ -264,8 +310,12 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
       const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
       const std::string target = bias_left ? "_" + m.name : var(g, out_tensor);
-      std::string call = "_ucutlass." + m.name + "(a=" + operand_expr(g, m.a, c.layout_a, m.k) +
-                         ", b=" + operand_expr(g, m.b, c.layout_b, m.k);
+      std::string a_expr = operand_expr(g, m.a, c.layout_a, m.k), b_expr = operand_expr(g, m.b, c.layout_b, m.k);
+      if (c.k_stack3) {
+        a_expr = stacked_expr(g, m.name, m.a, a_expr, true);
+        b_expr = stacked_expr(g, m.name, m.b, b_expr, false);
+      }
+      std::string call = "_ucutlass." + m.name + "(a=" + a_expr + ", b=" + b_expr;
       const bool flat = g.tensors[m.output].shape.size() != (m.batch > 1 ? 3u : 2u);
       if (fe.residual >= 0)
         call += ", c=" + var(g, fe.residual) + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";

@@ -4,6 +4,7 @@
 #include "solution/modelnew_writer.h"
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 #include <gtest/gtest.h>
@@ -26,7 +27,9 @@ std::string read_text(const std::string& path) {
 
 using sol::testing::h200;
 
-SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g) {
+// The solution of each GEMM's best-ranked honest (non-speculative) candidate that `keep` accepts.
+SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g,
+                            const std::function<bool(const map::KernelConfig&)>& keep = {}) {
   std::string err;
   EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + fixture + ".json", g, &err))
       << err;
@@ -37,7 +40,7 @@ SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile to
   std::vector<map::KernelConfig> configs;
   for (const auto& list : lists)
     for (const search::Candidate& c : list)
-      if (!c.speculative) {
+      if (!c.speculative && (!keep || keep(c.config))) {
         configs.push_back(c.config);
         break;
       }
@@ -119,15 +122,37 @@ TEST(ModelNewWriter, KeepsTheConstructorAndReadsWeightsByName) {
 }
 
 TEST(ModelNewWriter, Sm80FusesALeadingBiasAndOneActivation) {
-  // Under 1e-4 the best honest path is 3xTF32 on sm80, which reads the bias as C
-  // with a leading dimension of 0: bias and relu fuse, nothing is left in PyTorch.
+  // Under 1e-4 sm80's 3xTF32 reads the bias as C with a leading dimension of 0: bias and relu fuse,
+  // nothing is left in PyTorch.
   graph::OpGraph g;
-  SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench, &g);
+  SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench, &g,
+                                  [](const map::KernelConfig& c) { return c.arch == ir::Arch::sm80; });
   ASSERT_EQ(s.error, "");
   EXPECT_NE(s.modelnew.find("tf32x3"), std::string::npos);
   EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2, b=t0.transpose(-1, -2), bias=t1.reshape(-1))"), std::string::npos)
       << s.modelnew;
   EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
+}
+
+TEST(ModelNewWriter, KStackedThreeTf32SplitsTheInputAndCachesTheWeightSplit) {
+  // Under 1e-4 the best honest nn.Linear path is sm90a TF32 over K-stacked split operands: the
+  // kernel's k is 3K, x is split on every call, the weight's split is built once per version.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("kernel gemm0 = gemm(m = 1024, n = 8192, k = 24576)"), std::string::npos) << s.modelnew;
+  EXPECT_NE(s.modelnew.find("sm90a tf32 k-stacked 3x"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=_ucutlass_stack3(t2, True, -1), b=_ucutlass_stack3_param(self, "
+                            "\"gemm0.b\", t0, lambda: t0.transpose(-1, -2), False, -2), bias=t1.reshape(-1))"),
+            std::string::npos)
+      << s.modelnew;
+  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3(x, a_side, k_dim=-1):"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim):"), std::string::npos);
+  const nlohmann::json r = static_check(s.modelnew);
+  EXPECT_TRUE(r.value("passed", false)) << r.dump(1);
+  // A solution without a K-stacked kernel carries no helpers.
+  SolutionFiles v01 = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, &g);
+  EXPECT_EQ(v01.modelnew.find("_ucutlass_stack3"), std::string::npos);
 }
 
 TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {

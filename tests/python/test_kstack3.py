@@ -1,0 +1,92 @@
+"""The K-stacked 3xTF32 split that solutions carry (src/solution/modelnew_writer.cpp), run on the CPU.
+
+The helper text is taken from a solution `ucutlass optimize --no-gpu` writes under the kernelbench (1e-4)
+profile, so the code tested is the code shipped. The tensor-core product is emulated: the hardware reads
+the top 19 bits of each f32 operand (TF32), products of TF32 values are exact in f32, sums are f32.
+"""
+import math
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+REPO = Path(__file__).resolve().parents[2]
+EXE = REPO / "build" / "ucutlass"
+
+
+@pytest.fixture(scope="module")
+def helpers(tmp_path_factory):
+    if not EXE.exists():
+        pytest.skip("build/ucutlass not built")
+    out = tmp_path_factory.mktemp("kstack")
+    subprocess.run([str(EXE), "optimize", str(REPO / "tests/optimize/graphs/level2_001_gemm_bias_relu.json"),
+                    "--no-gpu", "--no-compile", "-o", str(out)], check=True, capture_output=True, timeout=120)
+    text = (out / "level2_001_gemm_bias_relu" / "modelnew.py").read_text()
+    m = re.search(r"^def _ucutlass_stack3\(.*?(?=^class ModelNew)", text, re.S | re.M)
+    assert m, "no K-stacking helpers in the kernelbench solution of level2/001"
+    ns = {"torch": torch}
+    exec(m.group(0), ns)
+    return ns
+
+
+def tf32_read(x):  # what a TF32 tensor core takes from an f32 operand
+    return (x.view(torch.int32) & -8192).view(torch.float32)
+
+
+def test_split_is_exact_and_hi_is_tf32(helpers):
+    x = torch.randn(3, 5, 64) * torch.logspace(-20, 20, 64)
+    s = helpers["_ucutlass_stack3"](x, True)
+    hi, hi2, lo = s[..., :64], s[..., 64:128], s[..., 128:]
+    assert torch.equal(hi, hi2)
+    assert int((hi.view(torch.int32) & 8191).abs().sum()) == 0
+    assert torch.equal(hi + lo, x)
+    assert float((lo.abs() / x.abs()).max()) <= 2.0 ** -11
+
+
+def test_b_side_stacks_along_k_of_a_column_major_view(helpers):
+    w = torch.randn(16, 32)  # nn.Linear's weight [N, K]; B = w.t() is [K, N] column-major
+    b3 = helpers["_ucutlass_stack3"](w.t(), False, -2)
+    assert list(b3.shape) == [96, 16] and b3.stride() == (1, 96)  # [3K, N], still K-contiguous
+    hi = b3[:32]
+    assert torch.equal(b3[64:], hi) and torch.equal(hi + b3[32:64], w.t())
+
+
+def test_inf_and_nan_survive_the_rounding(helpers):
+    x = torch.tensor([float("inf"), -float("inf"), float("nan"), 1.0, -0.0])
+    hi = helpers["_ucutlass_stack3"](x, True)[:5]
+    assert math.isinf(hi[0]) and hi[0] > 0 and math.isinf(hi[1]) and hi[1] < 0 and math.isnan(hi[2])
+    assert hi[3] == 1.0
+
+
+def test_parameter_split_is_cached_until_the_parameter_changes(helpers):
+    class Owner:
+        pass
+
+    owner, w = Owner(), torch.nn.Parameter(torch.randn(8, 16))
+    stack = helpers["_ucutlass_stack3_param"]
+    first = stack(owner, "gemm0.b", w, lambda: w.t(), False, -2)
+    assert stack(owner, "gemm0.b", w, lambda: w.t(), False, -2) is first
+    with torch.no_grad():
+        w.mul_(2)  # bumps the version counter
+    again = stack(owner, "gemm0.b", w, lambda: w.t(), False, -2)
+    assert again is not first and torch.equal(again[:16] + again[16:32], w.detach().t())
+
+
+@pytest.mark.parametrize("m,k,n,dist", [(64, 8192, 256, "linear"), (128, 4096, 128, "uniform01"), (512, 64, 512, "linear")])
+def test_stacked_product_meets_1e4_where_plain_tf32_does_not(helpers, m, k, n, dist):
+    g = torch.Generator().manual_seed(7)
+    x = torch.rand(m, k, generator=g)
+    w = torch.rand(n, k, generator=g) if dist == "uniform01" else (torch.rand(n, k, generator=g) * 2 - 1) / math.sqrt(k)
+    ref = x.double() @ w.double().t()
+    a3 = helpers["_ucutlass_stack3"](x, True)
+    b3 = helpers["_ucutlass_stack3"](w.t(), False, -2)
+    stacked = tf32_read(a3) @ tf32_read(b3.contiguous())
+    plain = tf32_read(x) @ tf32_read(w.t().contiguous())
+
+    def bad(out):
+        return int(((out.double() - ref).abs() > 1e-4 + 1e-4 * ref.abs()).sum())
+
+    assert bad(stacked) == 0
+    assert bad(plain) > 0  # the test can tell a precision loss: plain TF32 fails here
