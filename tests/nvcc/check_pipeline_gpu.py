@@ -496,7 +496,9 @@ def main(argv):
     report["seconds"] = (provenance.now() - started).total_seconds()
     report["passed"] = sum(1 for k in report["cases"] if k["pass"])
     report["failed"] = len(report["cases"]) - report["passed"]
-    out = pathlib.Path(args.out or REPO / "bench" / "results" / f"pipeline-{provenance.file_stamp(started)}.json")
+    # bench/results holds GPU figures only: a dry run (no GPU) writes beside the other build outputs.
+    results_dir = REPO / "build" / "dry-run" if args.dry_run else REPO / "bench" / "results"
+    out = pathlib.Path(args.out or results_dir / f"pipeline-{provenance.file_stamp(started)}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     faster = report.get("bench", {}).get("faster_than_eager")
