@@ -101,13 +101,19 @@ std::vector<std::string> problem_files(const std::string& target) {
 
 // Each gemm's best-ranked candidate that is not speculative (or its last):
 // the solution written before any GPU measurement.
-std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
-  std::vector<map::KernelConfig> out;
+std::vector<const search::Candidate*> best_honest(const Problem& p) {
+  std::vector<const search::Candidate*> out;
   for (const auto& list : p.candidates) {
     size_t i = 0;
     while (i + 1 < list.size() && list[i].speculative) ++i;
-    out.push_back(list[i].config);
+    out.push_back(&list[i]);
   }
+  return out;
+}
+
+std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
+  std::vector<map::KernelConfig> out;
+  for (const search::Candidate* c : best_honest(p)) out.push_back(c->config);
   return out;
 }
 
@@ -162,7 +168,13 @@ std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
         << "  (" << c.estimate_note << ")\n";
     }
   }
-  o << "solution: program " << s.hash << "\n";
+  // The written solution's predicted time (the ranking model's sum over its kernels, their copies
+  // and unfused tails), beside eager when a baseline is known: what a GPU run is expected to confirm.
+  double estimate_ms = 0;
+  for (const search::Candidate* c : best_honest(p)) estimate_ms += c->estimate_s * 1e3;
+  o << "solution: program " << s.hash << ", estimated " << estimate_ms << " ms";
+  if (p.eager_ms > 0) o << " (eager " << p.eager_ms << " ms, x" << p.eager_ms / estimate_ms << " predicted)";
+  o << "\n";
   return o.str();
 }
 

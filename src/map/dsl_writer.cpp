@@ -79,7 +79,9 @@ std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
   std::ostringstream o;
   if (m.conv) {
-    o << "kernel " << m.name << " = " << conv_operation_dsl(*m.conv) << "\n";
+    ConvSpec run = *m.conv;
+    if (c.k_stack3) run.c *= 3;  // K stacking along the input channels
+    o << "kernel " << m.name << " = " << conv_operation_dsl(run) << "\n";
   } else {
     o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << (c.k_stack3 ? 3 * m.k : m.k);
     if (m.batch > 1) o << ", batch = " << m.batch;

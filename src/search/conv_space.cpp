@@ -44,6 +44,11 @@ std::vector<Shape3> depthwise_tiles(const map::GemmMatch& m) {
 
 std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceProfile tolerance) {
   std::vector<MathChoice> out = conv_math_paths(m.in, tolerance);
+  // A forward conv with groups = 1 stacks its input channels: conv over [x_hi x_hi x_lo] with
+  // [w_hi w_lo w_hi] along C is the three-term sum (convolution is linear in the channels).
+  if (m.conv && !m.conv->transposed && m.conv->groups == 1)
+    for (const MathChoice& c : allowed_math_paths(m.in, tolerance))
+      if (c.k_stack3) out.insert(out.begin() + std::min<size_t>(2, out.size()), c);
   const bool has_simt = std::any_of(out.begin(), out.end(), [](const MathChoice& c) {
     return c.arch == Arch::sm80 && c.math == MathPath::simt;
   });
@@ -53,7 +58,7 @@ std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceP
 
 std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
   std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
-  // K stacking splits GEMM operands; a conv's implicit-GEMM K is gathered by the kernel, not a tensor axis.
+  // K stacking needs the conv's shape (a forward conv with groups = 1: the overload above adds it back).
   std::erase_if(out, [](const MathChoice& c) { return c.k_stack3; });
   if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
   return out;
@@ -65,6 +70,7 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   base.arch = path.arch;
   base.math = path.math;
   base.conv = true;
+  base.k_stack3 = path.k_stack3;
   if (path.arch == Arch::sm90a) {
     for (const Shape3& tile : conv_sm90_tiles(m.in))
       for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}}) {

@@ -45,7 +45,8 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
     while (best + 1 < lists[i].size() && lists[i][best].speculative) ++best;
     const map::KernelConfig& c = lists[i][best].config;
     const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
-    s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) + " fused " +
+    s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) +
+         (c.k_stack3 ? " k-stacked" : "") + " fused " +
          std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
   }
   for (const std::string& n : r.notes) s += "note: " + n + "\n";

@@ -97,7 +97,7 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
   const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
   // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
-  double bytes = m.conv ? map::conv_kernel_bytes(m)
+  double bytes = m.conv ? map::conv_kernel_bytes(m) + (c.k_stack3 ? 2.0 * static_cast<double>(m.conv->x_elements + m.conv->w_elements) * in_bytes : 0.0)
                         : (static_cast<double>(m.m) * run_k + static_cast<double>(run_k) * m.n) * m.batch * in_bytes +
                               static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.n * m.batch * out_bytes;
@@ -117,6 +117,12 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
     const int copies = 1 + m.conv->input_copy + m.conv->output_copy + (f.residual >= 0);
     double copy_bytes = map::conv_layout_copy_bytes(m);
     if (f.residual >= 0) copy_bytes += 2.0 * static_cast<double>(m.conv->y_elements) * out_bytes;
+    if (c.k_stack3) {
+      // The split writes channels-last stacks, which replace the layout copies of x and w: the
+      // input's per call (10 words per element, as for a GEMM), the weight's once per version.
+      copy_bytes -= 2.0 * static_cast<double>(m.conv->w_elements + (m.conv->input_copy ? m.conv->x_elements : 0)) * in_bytes;
+      copy_bytes += 10.0 * static_cast<double>(m.conv->x_elements) * in_bytes;
+    }
     e.t_overhead += copy_bytes / bw + copies * kLaunchSeconds;
   } else {
     copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);

@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "map/conv_match.h"
+#include "solution/k_stack.h"
 
 namespace ucutlass::solution {
 
@@ -19,11 +20,17 @@ std::string megabytes(double bytes) {
 
 }  // namespace
 
-std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe) {
+std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
+                               bool k_stack3) {
   const map::ConvSpec& s = *m.conv;
   const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
   const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
-  std::string call = "_ucutlass." + m.name + "(" + (s.transposed ? "dy=" : "x=") + var(g, m.a.tensor) + ", w=" + var(g, m.b.tensor);
+  std::string x = var(g, m.a.tensor), w = var(g, m.b.tensor);
+  if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp)
+    x = stacked_operand(g, m.name, m.a, x, true, "1");
+    w = stacked_operand(g, m.name, m.b, w, false, "1");
+  }
+  std::string call = "_ucutlass." + m.name + "(" + (s.transposed ? "dy=" : "x=") + x + ", w=" + w;
   if (fe.residual >= 0) call += ", c=" + var(g, fe.residual);
   if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
   call += ")";

@@ -14,6 +14,10 @@
 //   t3 = _ucutlass.conv0(x=t2, w=t0, bias=t1.reshape(-1))
 //   _conv0 = _ucutlass.conv0(dy=t2, w=t0)          # bias not fused (sm80)
 //   t3 = _conv0 + t1.reshape(1, -1, 1, 1)
+//
+// A K-stacked 3xTF32 conv (map::KernelConfig::k_stack3, k_stack.h) gets its x and w stacked along
+// the channels, already channels-last, so the binding copies neither:
+//   t3 = _ucutlass.conv0(x=_ucutlass_stack3(t2, True, 1), w=_ucutlass_stack3_param(self, "conv0.b", t0, ...))
 #include <string>
 
 #include "graph/op_graph.h"
@@ -21,7 +25,8 @@
 
 namespace ucutlass::solution {
 
-std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe);
+std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
+                               bool k_stack3 = false);
 
 // One comment line on the layout copies this kernel costs per call, for the solution's header.
 std::string conv_layout_comment(const map::GemmMatch& m);

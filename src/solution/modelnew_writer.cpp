@@ -9,6 +9,7 @@
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
 #include "solution/conv_forward.h"
+#include "solution/k_stack.h"
 
 namespace ucutlass::solution {
 
@@ -130,49 +131,6 @@ std::string operand_expr(const OpGraph& g, const map::GemmOperand& op, ir::Layou
   return e + layout_fix(op, want);
 }
 
-// 3xTF32 by K stacking (map::KernelConfig::k_stack3): the split the kernel's operands need, in
-// PyTorch ops. hi = x rounded to TF32 (add half a TF32 ulp to the bits, clear the 13 low mantissa
-// bits: nearest, ties away; Inf and the usual NaN stay), lo = x - hi (exact in f32). A gets
-// [hi, hi, lo] and B [hi; lo; hi] along K, so the stacked product is hi·hi + hi·lo + lo·hi. Four
-// element-wise kernels write straight into the stacked buffer. A parameter's split is built once
-// and rebuilt when the parameter changes (its storage, version counter, shape or strides).
-constexpr std::string_view kStack3Helpers = R"PY(
-def _ucutlass_stack3(x, a_side, k_dim=-1):
-    if k_dim == -2:
-        return _ucutlass_stack3(x.transpose(-1, -2), a_side).transpose(-1, -2)
-    x = x.float()
-    k = x.shape[-1]
-    out = torch.empty(*x.shape[:-1], 3 * k, dtype=torch.float32, device=x.device)
-    hi = out[..., :k]
-    torch.bitwise_and(x.view(torch.int32) + 4096, -8192, out=hi.view(torch.int32))
-    lo, dup = (out[..., 2 * k:], out[..., k:2 * k]) if a_side else (out[..., k:2 * k], out[..., 2 * k:])
-    torch.sub(x, hi, out=lo)
-    dup.copy_(hi)
-    return out
-
-
-def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim):
-    cache = owner.__dict__.setdefault("_ucutlass_stacked", {})
-    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
-    hit = cache.get(key)
-    if hit is None or hit[0] != stamp:
-        with torch.no_grad():
-            hit = (stamp, _ucutlass_stack3(operand(), a_side, k_dim))
-        cache[key] = hit
-    return hit[1]
-
-)PY";
-
-// The stacked form of a GEMM operand expression `e` (A: K last; B column-major: K second to last).
-std::string stacked_expr(const OpGraph& g, const std::string& kernel, const map::GemmOperand& op, const std::string& e,
-                         bool a_side) {
-  const std::string k_dim = a_side ? "-1" : "-2";
-  const std::string side = a_side ? "True" : "False";
-  if (op.parameter)
-    return "_ucutlass_stack3_param(self, " + python_string(kernel + (a_side ? ".a" : ".b")) + ", " + var(g, op.tensor) +
-           ", lambda: " + e + ", " + side + ", " + k_dim + ")";
-  return "_ucutlass_stack3(" + e + ", " + side + ", " + k_dim + ")";
-}
 
 std::string shape_list(const std::vector<int64_t>& s) {
   std::string out = "[";
@@ -304,7 +262,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const map::KernelConfig& c = in.configs[k];
       const map::FusedEpilogue& fe = fused[k];
       if (m.conv) {
-        f << conv_forward_lines(g, m, fe);
+        f << conv_forward_lines(g, m, fe, c.k_stack3);
         continue;
       }
       const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
@@ -312,8 +270,8 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const std::string target = bias_left ? "_" + m.name : var(g, out_tensor);
       std::string a_expr = operand_expr(g, m.a, c.layout_a, m.k), b_expr = operand_expr(g, m.b, c.layout_b, m.k);
       if (c.k_stack3) {
-        a_expr = stacked_expr(g, m.name, m.a, a_expr, true);
-        b_expr = stacked_expr(g, m.name, m.b, b_expr, false);
+        a_expr = stacked_operand(g, m.name, m.a, a_expr, true, "-1");
+        b_expr = stacked_operand(g, m.name, m.b, b_expr, false, "-2");
       }
       std::string call = "_ucutlass." + m.name + "(a=" + a_expr + ", b=" + b_expr;
       const bool flat = g.tensors[m.output].shape.size() != (m.batch > 1 ? 3u : 2u);

@@ -90,3 +90,23 @@ def test_stacked_product_meets_1e4_where_plain_tf32_does_not(helpers, m, k, n, d
 
     assert bad(stacked) == 0
     assert bad(plain) > 0  # the test can tell a precision loss: plain TF32 fails here
+
+
+def test_conv_channel_stacking_is_channels_last_and_meets_1e4(helpers):
+    # A forward conv with groups = 1 stacks its input channels: conv(x3, w3) = the three-term sum.
+    F = torch.nn.functional
+    g = torch.Generator().manual_seed(3)
+    x = torch.rand(2, 32, 12, 12, generator=g)
+    w = (torch.rand(16, 32, 3, 3, generator=g) * 2 - 1) / math.sqrt(32 * 9)
+    x3 = helpers["_ucutlass_stack3"](x, True, 1)
+    w3 = helpers["_ucutlass_stack3"](w, False, 1)
+    assert list(x3.shape) == [2, 96, 12, 12] and x3.is_contiguous(memory_format=torch.channels_last)
+    assert list(w3.shape) == [16, 96, 3, 3] and w3.is_contiguous(memory_format=torch.channels_last)
+    ref = F.conv2d(x.double(), w.double(), padding=1)
+    stacked = F.conv2d(tf32_read(x3.contiguous()), tf32_read(w3.contiguous()), padding=1)
+    plain = F.conv2d(tf32_read(x), tf32_read(w), padding=1)
+
+    def bad(out):
+        return int(((out.double() - ref).abs() > 1e-4 + 1e-4 * ref.abs()).sum())
+
+    assert bad(stacked) == 0 and bad(plain) > 0

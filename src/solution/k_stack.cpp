@@ -1,0 +1,47 @@
+#include "solution/k_stack.h"
+
+namespace ucutlass::solution {
+
+// 3xTF32 by K stacking (map::KernelConfig::k_stack3): the split the kernel's operands need, in
+// PyTorch ops. hi = x rounded to TF32 (add half a TF32 ulp to the bits, clear the 13 low mantissa
+// bits: nearest, ties away; Inf and the usual NaN stay), lo = x - hi (exact in f32). A gets
+// [hi, hi, lo] and B [hi; lo; hi] along K, so the stacked product is hi·hi + hi·lo + lo·hi. Four
+// element-wise kernels write straight into the stacked buffer. A parameter's split is built once
+// and rebuilt when the parameter changes (its storage, version counter, shape or strides).
+const std::string_view kStack3Helpers = R"PY(
+def _ucutlass_stack3(x, a_side, k_dim=-1):
+    if k_dim != -1:
+        return _ucutlass_stack3(x.movedim(k_dim, -1), a_side).movedim(-1, k_dim)
+    x = x.float()
+    k = x.shape[-1]
+    out = torch.empty(*x.shape[:-1], 3 * k, dtype=torch.float32, device=x.device)
+    hi = out[..., :k]
+    torch.bitwise_and(x.view(torch.int32) + 4096, -8192, out=hi.view(torch.int32))
+    lo, dup = (out[..., 2 * k:], out[..., k:2 * k]) if a_side else (out[..., k:2 * k], out[..., 2 * k:])
+    torch.sub(x, hi, out=lo)
+    dup.copy_(hi)
+    return out
+
+
+def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim):
+    cache = owner.__dict__.setdefault("_ucutlass_stacked", {})
+    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
+    hit = cache.get(key)
+    if hit is None or hit[0] != stamp:
+        with torch.no_grad():
+            hit = (stamp, _ucutlass_stack3(operand(), a_side, k_dim))
+        cache[key] = hit
+    return hit[1]
+
+)PY";
+
+std::string stacked_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
+                            const std::string& e, bool a_side, const std::string& k_dim) {
+  const std::string side = a_side ? "True" : "False";
+  if (op.parameter)
+    return "_ucutlass_stack3_param(self, \"" + kernel + (a_side ? ".a" : ".b") + "\", " + g.tensors[op.tensor].id +
+           ", lambda: " + e + ", " + side + ", " + k_dim + ")";
+  return "_ucutlass_stack3(" + e + ", " + side + ", " + k_dim + ")";
+}
+
+}  // namespace ucutlass::solution
