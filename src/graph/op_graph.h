@@ -37,6 +37,8 @@ struct Tensor {
 
   int64_t numel() const;
   int64_t bytes() const { return numel() * dtype_bytes(dtype); }
+  // A module parameter or buffer: the same tensor on every call of the model.
+  bool is_parameter() const { return role == TensorRole::weight || role == TensorRole::buffer; }
 };
 
 struct Node {

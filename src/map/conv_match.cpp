@@ -150,11 +150,8 @@ std::string match_conv_anchor(const OpGraph& g, const Node& n, GemmMatch& m) {
   m.m = e.m;
   m.n = e.n;
   m.k = e.k;
-  auto is_parameter = [&](int t) {
-    return g.tensors[t].role == graph::TensorRole::weight || g.tensors[t].role == graph::TensorRole::buffer;
-  };
-  m.a = {x, OperandView::as_is, ir::Layout::row, false, is_parameter(x)};
-  m.b = {w, OperandView::as_is, ir::Layout::col, false, is_parameter(w)};
+  m.a = {x, OperandView::as_is, ir::Layout::row, false, g.tensors[x].is_parameter()};
+  m.b = {w, OperandView::as_is, ir::Layout::col, false, g.tensors[w].is_parameter()};
   s.x_elements = g.tensors[x].numel();
   s.w_elements = g.tensors[w].numel();
   s.y_elements = g.tensors[n.outputs[0]].numel();

@@ -19,7 +19,7 @@ using graph::Tensor;
 GemmOperand make_operand(const OpGraph& g, int tensor, OperandView view) {
   GemmOperand op{tensor, view, ir::Layout::row, false};
   const Tensor& t = g.tensors[tensor];
-  op.parameter = t.role == graph::TensorRole::weight || t.role == graph::TensorRole::buffer;
+  op.parameter = t.is_parameter();
   const size_t r = t.shape.size();
   if (view == OperandView::flattened || t.stride.size() != r || r < 2) return op;  // reshape gives a row-major [M, K]
   const int64_t last = t.stride[r - 1], second = t.stride[r - 2];

@@ -40,15 +40,20 @@ std::vector<Shape3> depthwise_tiles(const map::GemmMatch& m) {
   return out;
 }
 
+// allowed_math_paths without K stacking unless `stackable`, plus sm80 tensor_op for 16-bit inputs.
+std::vector<MathChoice> paths_for(graph::DType in, sol::ToleranceProfile tolerance, bool stackable) {
+  std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
+  std::erase_if(out, [&](const MathChoice& c) { return c.k_stack3 && !stackable; });
+  if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
+  return out;
+}
+
 }  // namespace
 
 std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceProfile tolerance) {
-  std::vector<MathChoice> out = conv_math_paths(m.in, tolerance);
   // A forward conv with groups = 1 stacks its input channels: conv over [x_hi x_hi x_lo] with
   // [w_hi w_lo w_hi] along C is the three-term sum (convolution is linear in the channels).
-  if (m.conv && !m.conv->transposed && m.conv->groups == 1)
-    for (const MathChoice& c : allowed_math_paths(m.in, tolerance))
-      if (c.k_stack3) out.insert(out.begin() + std::min<size_t>(2, out.size()), c);
+  std::vector<MathChoice> out = paths_for(m.in, tolerance, m.conv && !m.conv->transposed && m.conv->groups == 1);
   const bool has_simt = std::any_of(out.begin(), out.end(), [](const MathChoice& c) {
     return c.arch == Arch::sm80 && c.math == MathPath::simt;
   });
@@ -57,11 +62,7 @@ std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceP
 }
 
 std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
-  std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
-  // K stacking needs the conv's shape (a forward conv with groups = 1: the overload above adds it back).
-  std::erase_if(out, [](const MathChoice& c) { return c.k_stack3; });
-  if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
-  return out;
+  return paths_for(in, tolerance, false);  // K stacking needs the conv's shape
 }
 
 std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, const MathChoice& path) {

@@ -23,13 +23,14 @@
 
 namespace ucutlass::search {
 
-// The math paths of a conv: allowed_math_paths, plus sm80 tensor_op for
-// 16-bit inputs, because the sm80 implicit GEMM takes what the sm90a TMA path
-// cannot (grouped convs, channels not 16-byte aligned).
+// The math paths of a conv: allowed_math_paths without K-stacked 3xTF32 (it needs
+// the conv's shape), plus sm80 tensor_op for 16-bit inputs, because the sm80
+// implicit GEMM takes what the sm90a TMA path cannot (grouped convs, channels not
+// 16-byte aligned).
 std::vector<MathChoice> conv_math_paths(graph::DType in, sol::ToleranceProfile tolerance);
 
-// The math paths of one conv match: conv_math_paths, plus sm80 SIMT for a
-// depthwise conv2d (CUTLASS's direct convolution is SIMT only; its f32 is exact,
+// The math paths of one conv match: conv_math_paths, K-stacked 3xTF32 for a forward
+// conv with groups = 1, and sm80 SIMT for a depthwise conv2d (CUTLASS's direct convolution is SIMT only; its f32 is exact,
 // so every tolerance allows it).
 std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceProfile tolerance);
 
