@@ -133,10 +133,7 @@ def main():
            **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
            "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "torch": torch.__version__,
            "problem": args.problem, "calls": args.calls, "results": rows}
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out.mkdir(parents=True, exist_ok=True)
-        out = out / f"launch-overhead-{provenance.file_stamp(started)}.json"
+    out = provenance.result_path(args.out, "launch-overhead", started)
     out.write_text(json.dumps(doc, indent=2) + "\n")
     print(f"wrote {out}")
     return 0

@@ -10,6 +10,7 @@ import platform
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 from ucutlass_cli import REPO
 
@@ -29,6 +30,16 @@ def now():
 def file_stamp(t):
     """A date-and-time stamp safe in file names: 2026-12-01-143005."""
     return t.strftime("%Y-%m-%d-%H%M%S")
+
+
+def result_path(out, name, started):
+    """Where a bench writes its result: `out` itself when it names a file, else
+    `out/<name>-<stamp>.json` (bench/results/ by default); the folder is created."""
+    out = Path(out)
+    if out.is_dir() or not out.suffix:
+        out = out / f"{name}-{file_stamp(started)}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    return out
 
 
 def _commit_from_files():

@@ -32,10 +32,7 @@ def main():
     started = provenance.now()
     env = dict(os.environ, PYTHONPATH=str(REPO / "python") + os.pathsep + os.environ.get("PYTHONPATH", ""))
     runs = []
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out.mkdir(parents=True, exist_ok=True)
-        out = out / f"repeatability-{provenance.file_stamp(started)}.json"
+    out = provenance.result_path(args.out, "repeatability", started)
 
     def write(summary):
         # Written after every run, so a run killed at its time limit keeps what it measured.

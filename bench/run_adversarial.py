@@ -57,10 +57,7 @@ def main():
            "exit_code": proc.returncode, "git": provenance.git_state(), "host": provenance.host(),
            "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "suite": suite, "counts": counts,
            "report": report}
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out = out / f"{suite}-{provenance.file_stamp(started)}.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
+    out = provenance.result_path(args.out, suite, started)
     out.write_text(json.dumps(doc, indent=1) + "\n")
     bad = counts.get("missed", 0) + counts.get("false_alarm", 0)
     print(f"{suite}: {counts} -> {out}", file=sys.stderr)

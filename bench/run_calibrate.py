@@ -40,10 +40,7 @@ def main():
         "tool_command": cmd, "exit_code": proc.returncode, "report": report,
         "stderr_tail": proc.stderr[-4000:],
     }
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out.mkdir(parents=True, exist_ok=True)
-        out = out / f"calibrate-{provenance.file_stamp(started)}.json"
+    out = provenance.result_path(args.out, "calibrate", started)
     out.write_text(json.dumps(result, indent=2) + "\n")
     print(proc.stderr[-2000:], file=sys.stderr)
     print(json.dumps(report, indent=1)[:6000] if report else proc.stdout[-3000:])

@@ -166,10 +166,7 @@ def main():
            "outside_suite": outside, "gpu": args.gpu,
            "problems": len(records), "checks": sum(len(r["checks"]) for r in records),
            "violations": len(too_fast), "errors": len(errors), "records": records}
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out.mkdir(parents=True, exist_ok=True)
-        out = out / f"sol-violations-{provenance.file_stamp(started)}.json"
+    out = provenance.result_path(args.out, "sol-violations", started)
     out.write_text(json.dumps(doc, indent=2) + "\n")
     for problem, c in too_fast:
         print(f"VIOLATION {problem}: {c['what']} {c['time_ms']} ms is {c['ratio']:.3f} x t_SOL (too-fast)")

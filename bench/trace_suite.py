@@ -55,10 +55,7 @@ def main():
            **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
            "problems": len(records), "traced": len(records) - len(failed), "failed": len(failed),
            "records": records}
-    out = Path(args.out)
-    if out.is_dir() or not out.suffix:
-        out.mkdir(parents=True, exist_ok=True)
-        out = out / f"trace-suite-{provenance.file_stamp(started)}.json"
+    out = provenance.result_path(args.out, "trace-suite", started)
     out.write_text(json.dumps(doc, indent=2) + "\n")
     for r in failed:
         print(f"FAILED {r['problem']}: {str(r.get('error'))[:300]}")

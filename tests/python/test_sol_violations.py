@@ -27,3 +27,4 @@ def test_eval_results_count_only_when_correct():
           "solution": {"file": "sol/modelnew.py"}, "timing": {"candidate": {"median_ms": 0.3}}}
     assert sol_violations.measurements_from_candidates(ok) == {"level2_001_a": [("candidate modelnew.py", 0.3)]}
     assert sol_violations.measurements_from_candidates(dict(ok, verdict="gamed:side_stream")) == {}
+
