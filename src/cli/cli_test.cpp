@@ -138,6 +138,18 @@ TEST(Cli, OptimizeWithoutGpuWritesASolutionAndTakesBaselinesFromAFile) {
                                  "'select eager_ms, compile_ms from problems').fetchall())",
                                  (out / "campaign.sqlite").string()});
   EXPECT_EQ(q.out, "[(1.4, 1.6)]\n") << q.err;
+  // The ranking model's prediction against that eager time: eager / the written solution's estimate.
+  const nlohmann::json summary = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(summary.contains("predicted")) << r.out;
+  EXPECT_EQ(summary["predicted"].value("problems_with_baseline", 0), 1);
+  std::ifstream report(out / "level1_014_gemm_bf16_inputs" / "report.txt");
+  const std::string text{std::istreambuf_iterator<char>(report), std::istreambuf_iterator<char>()};
+  const size_t at = text.find(", estimated ");
+  ASSERT_NE(at, std::string::npos) << text;
+  const double estimate = std::stod(text.substr(at + 12));
+  // report.txt prints the estimate to 6 significant digits.
+  EXPECT_NEAR(summary["predicted"].value("suite_geomean_vs_eager", 0.0), 1.4 / estimate, 1e-5 * (1.4 / estimate));
+  EXPECT_EQ(summary["predicted"].value("below_1x", -1), 1.4 / estimate < 1 ? 1 : 0);
   fs::remove_all(out);
 }
 

@@ -5,6 +5,7 @@
 // every attempt recorded in the campaign's run store (resumable). Without a
 // GPU it stops before the GPU step and says so. docs/optimize.md.
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -111,6 +112,14 @@ std::vector<const search::Candidate*> best_honest(const Problem& p) {
   return out;
 }
 
+// The written solution's predicted time (ms): the ranking model's sum over its kernels, their
+// copies and unfused tails. What a GPU run is expected to confirm.
+double predicted_ms(const Problem& p) {
+  double ms = 0;
+  for (const search::Candidate* c : best_honest(p)) ms += c->estimate_s * 1e3;
+  return ms;
+}
+
 std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
   std::vector<map::KernelConfig> out;
   for (const search::Candidate* c : best_honest(p)) out.push_back(c->config);
@@ -168,10 +177,7 @@ std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
         << "  (" << c.estimate_note << ")\n";
     }
   }
-  // The written solution's predicted time (the ranking model's sum over its kernels, their copies
-  // and unfused tails), beside eager when a baseline is known: what a GPU run is expected to confirm.
-  double estimate_ms = 0;
-  for (const search::Candidate* c : best_honest(p)) estimate_ms += c->estimate_s * 1e3;
+  const double estimate_ms = predicted_ms(p);
   o << "solution: program " << s.hash << ", estimated " << estimate_ms << " ms";
   if (p.eager_ms > 0) o << " (eager " << p.eager_ms << " ms, x" << p.eager_ms / estimate_ms << " predicted)";
   o << "\n";
@@ -478,12 +484,31 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                             {"out", out.string()}, {"skipped_steps", skipped_steps}};
   const report::SuiteSummary suite = report::summarize(report::outcomes_from_store(*store));
   summary["suite"] = report::summary_json(suite);
+  // Before (or without) a GPU run: the ranking model's speedups over eager for the problems with a
+  // baseline, a problem with no solution counted as 1x, as the measured suite geomean counts it.
+  double log_sum = 0;
+  int with_baseline = 0, below = 0;
+  for (const Problem& p : problems) {
+    if (p.eager_ms <= 0) continue;
+    ++with_baseline;
+    if (!p.skipped.empty()) continue;
+    const double x = p.eager_ms / predicted_ms(p);
+    log_sum += std::log(x);
+    below += x < 1;
+  }
+  if (with_baseline > 0)
+    summary["predicted"] = {{"suite_geomean_vs_eager", std::exp(log_sum / with_baseline)},
+                            {"problems_with_baseline", with_baseline}, {"below_1x", below}};
   if (g.json) {
     std::cout << summary.dump(2) << "\n";
   } else {
     std::cout << problems.size() << " problem(s), " << solved << " solution(s) written under " << out.string() << "; store "
               << store_path << "\n";
     for (const std::string& s : skipped_steps) std::cout << "skipped " << s << "\n";
+    if (summary.contains("predicted"))
+      std::cout << "predicted by the ranking model (not measured): suite geomean vs eager "
+                << summary["predicted"]["suite_geomean_vs_eager"].get<double>() << "x over " << with_baseline
+                << " problem(s) with a baseline (no solution = 1x); " << below << " predicted below 1x\n";
     std::cout << report::summary_text(suite);
   }
   return kExitOk;
