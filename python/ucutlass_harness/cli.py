@@ -66,6 +66,9 @@ def _add_eval_options(p):
                    help="batch/adversarial/kb-eval: import (and so build) the solutions this many at a time "
                         "before the serial evaluations (default: min(8, CPUs); 0 or 1: off)")
     p.add_argument("--prebuild-timeout", type=float, default=900.0, help="seconds per solution import (build)")
+    p.add_argument("--overlap-builds", action="store_true",
+                   help="batch/adversarial: evaluate each solution as soon as its build ends, beside the other "
+                        "builds (GPU busy during builds; two cores per GPU kept free of builds)")
 
 
 def _eval_task(args, prob, sol, overrides=None):
@@ -141,11 +144,13 @@ def _read_pairs(path):
             for p, s, o in pairs]
 
 
-def _maybe_prebuild(args, solutions, out_dir):
-    """Build the solutions' extensions in parallel before serial evaluation (prebuild.py)."""
+def _prebuild_jobs(args, solutions):
+    """How many solutions to build at once before (or beside) the evaluations; 0 = no prebuild."""
     jobs = args.prebuild_jobs if getattr(args, "prebuild_jobs", None) is not None else min(8, os.cpu_count() or 1)
-    if jobs <= 1 or len(solutions) <= 1:
-        return
+    return jobs if jobs > 1 and len(solutions) > 1 else 0
+
+
+def _prebuild(args, solutions, out_dir, jobs, on_done=None):
     from . import prebuild
     if not args.ext_cache:  # the prebuilt extensions must be where the workers look
         args.ext_cache = os.path.join(out_dir, "torch_extensions")
@@ -153,8 +158,15 @@ def _maybe_prebuild(args, solutions, out_dir):
     # Its own limit: a build may take longer than an evaluation is allowed (the first GPU run gave
     # --timeout 30 to a batch whose builds take ~60 s, and the builds were killed unfinished).
     built = prebuild.prebuild_all(solutions, jobs, args.ext_cache, args.prebuild_timeout,
-                                  log=lambda m: print(m, file=sys.stderr, flush=True))
+                                  log=lambda m: print(m, file=sys.stderr, flush=True), on_done=on_done)
     print(f"prebuild: {len(built)} solution(s), {jobs} at a time, {time.monotonic() - t0:.1f} s", file=sys.stderr)
+
+
+def _maybe_prebuild(args, solutions, out_dir):
+    """Build the solutions' extensions in parallel before serial evaluation (prebuild.py)."""
+    jobs = _prebuild_jobs(args, solutions)
+    if jobs:
+        _prebuild(args, solutions, out_dir, jobs)
 
 
 def eval_devices(args):
@@ -185,40 +197,51 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     With several devices (--devices), one worker per GPU runs at a time: each evaluation still has
     its GPU to itself (timing included), and the batch takes 1/N of the wall time. Records keep the
     pairs' order whatever order they finish in.
+
+    With --overlap-builds, a pair is evaluated as soon as its solution's extension is built while the
+    others still build, instead of after all of them: the GPUs stop idling through the builds. The
+    builds then leave two cores per device to the evaluations, and each record says how many builds
+    were still running when its evaluation started (host load can only add to a measured time).
     """
     os.makedirs(out_dir, exist_ok=True)
-    _maybe_prebuild(args, [pair[1] for pair in pairs], out_dir)
-    env = _worker_env(args)
     devices = eval_devices(args)
-    free = queue.Queue()
-    for d in devices:
-        free.put(d)
+    solutions = [pair[1] for pair in pairs]
+    jobs = _prebuild_jobs(args, solutions)
+    overlap = bool(jobs) and getattr(args, "overlap_builds", False)
+    if jobs and not args.ext_cache:  # the prebuilt extensions must be where the workers look
+        args.ext_cache = os.path.join(out_dir, "torch_extensions")
+    env = _worker_env(args)
+    if jobs and not overlap:
+        _prebuild(args, solutions, out_dir, jobs)
     records = [None] * len(pairs)
     done = [0]
+    building = [0]
     lock = threading.Lock()
+    ready = queue.Queue()  # pair indices whose solution is built (or needs no build), then one None per device
 
-    def evaluate_one(i):
+    def evaluate_one(i, device):
         prob, sol, *rest = pairs[i]
         name = f"{i:03d}_{os.path.splitext(os.path.basename(sol))[0]}.json"
+        builds_running = building[0]
         if not os.path.isfile(prob) or not os.path.isfile(sol):
             missing = prob if not os.path.isfile(prob) else sol
             result = results.error_result({"file": prob}, {"file": sol}, "runtime_error",
                                           f"{missing}: no such file", "load")
         else:
-            device = free.get()
-            try:
-                task = _eval_task(args, prob, sol, rest[0] if rest else None)
-                task["device_index"] = device
-                if len(devices) > 1:
-                    task["concurrent_devices"] = len(devices)
-                result = worker.run_task(task, args.timeout, env)
-            finally:
-                free.put(device)
+            task = _eval_task(args, prob, sol, rest[0] if rest else None)
+            task["device_index"] = device
+            if len(devices) > 1:
+                task["concurrent_devices"] = len(devices)
+            result = worker.run_task(task, args.timeout, env)
+        if overlap:
+            result["concurrent_builds"] = builds_running
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)
         rec = {"problem": prob, "solution": sol, "result_file": name, "verdict": result.get("verdict"),
                "median_ms": ((result.get("timing") or {}).get("candidate") or {}).get("median_ms"),
                "speedup_vs_eager": (result.get("speedup") or {}).get("vs_eager")}
+        if overlap:
+            rec["concurrent_builds"] = builds_running
         if label_of:
             rec.update(label_of(prob, sol, result))
         with lock:
@@ -226,13 +249,38 @@ def run_pairs(pairs, args, out_dir, label_of=None):
             done[0] += 1
             print(f"[{done[0]}/{len(pairs)}] {os.path.basename(sol)}: {_one_line(result)}", file=sys.stderr)
 
-    if len(devices) == 1:
-        for i in range(len(pairs)):
-            evaluate_one(i)
-    else:
-        with cf.ThreadPoolExecutor(max_workers=len(devices)) as ex:
-            for f in [ex.submit(evaluate_one, i) for i in range(len(pairs))]:
-                f.result()
+    def evaluator(device):
+        while (i := ready.get()) is not None:
+            evaluate_one(i, device)
+
+    def feed():
+        try:
+            if overlap:
+                by_solution = {}
+                for i, sol in enumerate(solutions):
+                    if os.path.isfile(sol):
+                        by_solution.setdefault(os.path.abspath(sol), []).append(i)
+                    else:
+                        ready.put(i)  # its evaluation records the missing file
+                building[0] = len(by_solution)
+
+                def built(path, _info):
+                    with lock:
+                        building[0] -= 1
+                    for i in by_solution.get(path, []):
+                        ready.put(i)
+                _prebuild(args, solutions, out_dir, max(1, jobs - 2 * len(devices)), on_done=built)
+            else:
+                for i in range(len(pairs)):
+                    ready.put(i)
+        finally:
+            for _ in devices:
+                ready.put(None)
+
+    with cf.ThreadPoolExecutor(max_workers=len(devices) + 1) as ex:
+        futures = [ex.submit(evaluator, d) for d in devices] + [ex.submit(feed)]
+        for f in futures:
+            f.result()
     return records
 
 

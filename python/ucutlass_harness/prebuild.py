@@ -46,8 +46,12 @@ def _import_one(path, ext_cache, timeout_s):
     return {"status": status, "wall_s": round(time.monotonic() - start, 3), "stderr_tail": tail}
 
 
-def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None):
-    """Import every distinct solution file once, `jobs` at a time; {path: {status, wall_s, ...}}."""
+def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=None):
+    """Import every distinct solution file once, `jobs` at a time; {path: {status, wall_s, ...}}.
+
+    `on_done(path, info)` is called as each import ends (in completion order), so a caller can start
+    evaluating a solution while the others still build.
+    """
     os.makedirs(ext_cache, exist_ok=True)
     unique = list(dict.fromkeys(os.path.abspath(s) for s in solutions if os.path.isfile(s)))
     out = {}
@@ -58,6 +62,8 @@ def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None):
             out[path] = fut.result()
             if log:
                 log(f"prebuild {os.path.basename(path)}: {out[path]['status']} ({out[path]['wall_s']} s)")
+            if on_done:
+                on_done(path, out[path])
     return out
 
 

@@ -428,6 +428,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       bo.prebuild_jobs = std::max(1, a.jobs);
       bo.ext_cache = ext_cache;
       bo.devices = a.devices;
+      // The GPUs evaluate finished builds while the rest of the round still builds: a build is about
+      // a minute of a core and an evaluation seconds of a GPU, so without it the GPUs idle through
+      // every round's builds and the cores through its evaluations.
+      bo.overlap_builds = true;
       bo.out_dir = (out / "evals" / ("round_" + std::to_string(round) + "_" + std::to_string(::getpid()))).string();
       bo.eval_timeout_s = 600;
       const std::vector<BatchEvalResult> results = evaluate_batch(pairs, bo);

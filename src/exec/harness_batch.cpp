@@ -51,6 +51,7 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
   if (opt.sol_ms > 0) args.insert(args.end(), {"--sol-ms", fixed(opt.sol_ms)});
   if (!opt.ext_cache.empty()) args.insert(args.end(), {"--ext-cache", opt.ext_cache});
   if (!opt.devices.empty()) args.insert(args.end(), {"--devices", opt.devices});
+  if (opt.overlap_builds) args.push_back("--overlap-builds");
   ProcessOptions po;
   // The whole batch: every build (in parallel, bounded by the slowest) plus every evaluation (serial on
   // one GPU; the bound stays the serial one with several, which only finish sooner).

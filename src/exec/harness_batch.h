@@ -23,6 +23,7 @@ struct BatchEvalOptions {
   int prebuild_jobs = 2;
   std::string ext_cache;                  // TORCH_EXTENSIONS_DIR shared by the batch's workers ("" = harness default)
   std::string devices;                    // GPUs evaluating at once, one worker each ("0,1", "all"; "" = GPU 0)
+  bool overlap_builds = false;            // evaluate each solution once built, beside the other builds
   std::string out_dir;                    // where the pairs file and per-solution result JSONs go
   double eval_timeout_s = 600;            // per solution
   double prebuild_timeout_s = 900;        // per solution build

@@ -65,3 +65,42 @@ def test_all_counts_visible_devices_without_cuda(monkeypatch):
     from ucutlass_harness import gpu_env
     monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "0,1,2")
     assert gpu_env.visible_gpu_count() == 3
+
+
+def test_overlap_builds_evaluates_each_solution_once_its_build_ends(tmp_path, monkeypatch):
+    """--overlap-builds: fast builds are evaluated while a slow one still builds; without it, after."""
+    prob = tmp_path / "p.py"
+    prob.write_text("x = 1\n")
+    slow_done = tmp_path / "slow_done"
+    sols = []
+    for i in range(3):
+        sol = tmp_path / f"s{i}.py"
+        # s0 "builds" (imports) for 3 s, then leaves a mark; the others import at once.
+        sol.write_text(f"import time, pathlib\ntime.sleep(3)\npathlib.Path({str(slow_done)!r}).touch()\n" if i == 0
+                       else "x = 1\n")
+        sols.append(sol)
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text("".join(f"{prob} {s}\n" for s in sols))
+
+    for overlap in (True, False):
+        if slow_done.exists():
+            slow_done.unlink()
+        seen = {}
+        def fake_run_task(task, timeout, env):
+            seen[task["solution"].rsplit("/", 1)[-1]] = slow_done.exists()
+            return {"verdict": "ok"}
+        monkeypatch.setattr(worker, "run_task", fake_run_task)
+        out = tmp_path / f"out{overlap}"
+        argv = ["batch", str(pairs), "--out-dir", str(out), "--devices", "0,1", "--prebuild-jobs", "8",
+                "--ext-cache", str(tmp_path / "ext")] + (["--overlap-builds"] if overlap else [])
+        assert cli.main(argv) == 0
+        assert set(seen) == {"s0.py", "s1.py", "s2.py"}
+        # seen[name]: was the slow build finished when this evaluation started?
+        assert seen["s0.py"]
+        assert (seen["s1.py"], seen["s2.py"]) == ((False, False) if overlap else (True, True))
+        records = json.loads((out / "summary.json").read_text())["results"]
+        assert [r["solution"].rsplit("/", 1)[-1] for r in records] == ["s0.py", "s1.py", "s2.py"]
+        if overlap:
+            assert records[0]["concurrent_builds"] == 0 and all(r["concurrent_builds"] >= 1 for r in records[1:])
+        else:
+            assert all("concurrent_builds" not in r for r in records)
