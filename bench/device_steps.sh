@@ -14,10 +14,14 @@
 #                     5 separate harness runs (2026-11-29: 428 s, the extension build included)
 #   fusion:300        bench/run_gemm_bench.py --only bias_gelu_bf16 (fused bf16 GEMM + bias + GELU vs addmm + gelu)
 #   overhead:240      bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
-#   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates) resumed from
-#                     OUT/../optimize_out if carried; rounds of nproc/2 problems x 2 attempts, so every
-#                     core builds (OPTIMIZE_ROUND overrides the round flags); the
-#                     store and solutions are tarred into OUT
+#   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates), resumed from
+#                     OPTIMIZE_OUT (default optimize_out) if it holds a campaign; rounds of nproc problems
+#                     x 2 attempts, two waves of builds that the evaluations overlap (OPTIMIZE_ROUND
+#                     overrides the round flags, OPTIMIZE_FLAGS adds flags); the store, solutions and
+#                     logs are tarred into OUT
+#   optimize_kill:240 the same campaign killed with SIGKILL at SECONDS (no clean-up of any kind), so the
+#                     next `optimize` step shows the resume; both steps write bench/campaign_state.py's
+#                     check of the store against the evaluations that ran
 #   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
 #   conv:420          tests/nvcc/check_conv_gpu.py --torch-binding (modes, depthwise, benchmarks vs cuDNN)
 #   pipeline:300      tests/nvcc/check_pipeline_gpu.py (pipelines, MLP vs eager)
@@ -64,12 +68,17 @@ run_step() {
     fusion)
       # Issue 5's fused bf16 GEMM + bias + GELU against addmm + F.gelu (bench/gemm_acceptance/bias_gelu_bf16.*).
       timeout "${secs:-300}" python3 bench/run_gemm_bench.py --only bias_gelu_bf16 --jobs "$jobs" --out "$out" || rc=$? ;;
-    optimize)
-      local dir=${OPTIMIZE_OUT:-optimize_out}
-      timeout "${secs:-540}" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
-        --wall-budget $(( ${secs:-540} - 120 )) --devices all ${OPTIMIZE_ROUND:---batch-problems $((jobs / 2)) --batch 2} \
-        ${OPTIMIZE_FLAGS:-} || rc=$?
-      tar -czf "$out/optimize_out.tgz" --exclude torch_extensions --exclude evals "$dir" 2>/dev/null ;;
+    optimize|optimize_kill)
+      local dir=${OPTIMIZE_OUT:-optimize_out} limit=${secs:-540} sig=TERM
+      [ "$name" = optimize_kill ] && limit=${secs:-240} && sig=KILL
+      # shellcheck disable=SC2086  # the round and extra flags are words
+      timeout -s $sig "$limit" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
+        --wall-budget $(( limit > 200 ? limit - 120 : limit )) --devices all ${OPTIMIZE_ROUND:---batch-problems "$jobs" --batch 2} \
+        ${OPTIMIZE_FLAGS:-} >"$out/$name.log" 2>&1 || rc=$?
+      # The store against the evaluations that ran (bench/campaign_state.py): the kill/resume evidence.
+      python3 bench/campaign_state.py "$dir" --out "$out" \
+        --label "$([ "$name" = optimize_kill ] && echo "killed (SIGKILL) after $limit s" || echo "after optimize ($limit s)")"
+      [ "$name" = optimize ] && tar -czf "$out/optimize_out.tgz" --exclude torch_extensions --exclude '*.tmp' "$dir" 2>/dev/null ;;
     epilogue|conv|pipeline|grouped)
       local extra=""
       [ "$name" = conv ] && extra=--torch-binding

@@ -46,6 +46,31 @@ def _import_one(path, ext_cache, timeout_s):
     return {"status": status, "wall_s": round(time.monotonic() - start, 3), "stderr_tail": tail}
 
 
+def clear_stale_locks(ext_cache, timeout_s):
+    """Removes build locks older than a build may take; returns their folders.
+
+    torch.utils.cpp_extension guards each extension folder with a `lock` file and waits, forever, for it
+    to go away. A build killed outright (kill -9 of a campaign, a machine lost) leaves it behind, and
+    every later import of that extension would hang. A build here is killed at `timeout_s`, so a lock
+    older than that has no live owner.
+    """
+    cleared = []
+    now = time.time()
+    try:
+        names = os.listdir(ext_cache)
+    except OSError:
+        return cleared
+    for name in names:
+        lock = os.path.join(ext_cache, name, "lock")
+        try:
+            if now - os.path.getmtime(lock) > timeout_s:
+                os.remove(lock)
+                cleared.append(name)
+        except OSError:
+            continue
+    return cleared
+
+
 def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=None):
     """Import every distinct solution file once, `jobs` at a time; {path: {status, wall_s, ...}}.
 
@@ -53,6 +78,7 @@ def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=
     evaluating a solution while the others still build.
     """
     os.makedirs(ext_cache, exist_ok=True)
+    clear_stale_locks(ext_cache, timeout_s)
     unique = list(dict.fromkeys(os.path.abspath(s) for s in solutions if os.path.isfile(s)))
     out = {}
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

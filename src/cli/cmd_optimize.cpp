@@ -21,7 +21,7 @@
 #include "cli/command.h"
 #include "exec/harness_batch.h"
 #include "graph/graph_reader.h"
-#include "graph/problem_trace.h"
+#include "graph/trace_cache.h"
 #include "map/gemm_match.h"
 #include "report/progress.h"
 #include "report/store_outcomes.h"
@@ -235,17 +235,35 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   std::vector<std::string> skipped_steps;
   const std::string ext_cache = a.ext_cache.empty() ? fs::absolute(out / "torch_extensions").string() : a.ext_cache;
 
+  // <level>_<stem>: a cached graph (tests/optimize/graphs) is already named so.
+  auto problem_name = [](const std::string& file) {
+    return file.ends_with(".json") ? fs::path(file).stem().string()
+                                   : fs::path(file).parent_path().filename().string() + "_" + fs::path(file).stem().string();
+  };
+  // Every problem file traced up front, -j at a time; a resumed campaign finds the graphs it traced.
+  std::vector<graph::TraceJob> trace_jobs;
+  for (const std::string& file : files)
+    if (!file.ends_with(".json")) trace_jobs.push_back({file, (out / problem_name(file) / "trace.json").string()});
+  std::vector<graph::TraceOutcome> traces = graph::trace_problems(trace_jobs, a.jobs, 600);
+  size_t next_trace = 0;
+
   std::vector<Problem> problems;
   for (const std::string& file : files) {
     Problem p;
     p.file = file;
-    // <level>_<stem>: a cached graph (tests/optimize/graphs) is already named so.
-    p.name = file.ends_with(".json") ? fs::path(file).stem().string()
-                                     : fs::path(file).parent_path().filename().string() + "_" + fs::path(file).stem().string();
+    p.name = problem_name(file);
     p.dir = out / p.name;
     std::cerr << "[" << problems.size() + 1 << "] " << file << ": ";
-    bool ok = file.ends_with(".json") ? graph::load_op_graph_file(file, &p.graph, &err)
-                                      : graph::trace_problem(file, 600, &p.graph, &err);
+    bool ok = false;
+    if (file.ends_with(".json")) {
+      ok = graph::load_op_graph_file(file, &p.graph, &err);
+    } else {
+      graph::TraceOutcome& t = traces[next_trace++];
+      ok = t.ok;
+      p.graph = std::move(t.graph);
+      err = t.err;
+      if (t.from_cache) std::cerr << "(traced before) ";
+    }
     p.problem_py = file.ends_with(".json") ? p.graph.problem_file : file;
     if (!baselines.is_null()) std::tie(p.eager_ms, p.compile_ms) = baseline_times(baselines, p.problem_py);
     if (!ok) {
@@ -349,7 +367,24 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       std::vector<map::KernelConfig> configs;
       solution::SolutionFiles files;
       fs::path path;
+      nlohmann::json recovered;  // the result of an evaluation a killed run finished but never recorded
     };
+    // Evaluations finished by a run that was killed before it recorded them: their result files stay
+    // under evals/, named after the solution file (attempt_<hash>). Each is recorded, not repeated,
+    // when the scheduler gets to its candidate again (the ranking is deterministic, so it does).
+    std::map<std::string, fs::path> unrecorded;
+    if (std::error_code ec; fs::is_directory(out / "evals", ec))
+      for (const auto& round_dir : fs::directory_iterator(out / "evals", ec))
+        for (const auto& f : fs::directory_iterator(round_dir.path(), ec)) {
+          const std::string name = f.path().filename().string();
+          const size_t at = name.find("_attempt_");
+          if (at == std::string::npos || !name.ends_with(".json")) continue;
+          unrecorded[name.substr(at + 9, name.size() - at - 9 - 5)] = f.path();
+        }
+    int resumed = 0;
+    for (const Problem& p : problems) resumed += static_cast<int>(store->attempts(p.name).size());
+    if (resumed > 0)
+      std::cerr << "resuming: " << resumed << " attempt(s) already in " << store_path << " (never repeated)\n";
     // Up to `room` new attempts of problem i; candidates the store already has
     // are folded in without a GPU. Empty when the problem's lists are spent.
     auto gather = [&](size_t i, int room) {
@@ -378,7 +413,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
             continue;
           }
           const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
-          mine.push_back({i, pick, std::move(configs), std::move(sf), file});
+          nlohmann::json recovered;
+          if (auto it = unrecorded.find(sf.hash); it != unrecorded.end() && fs::is_regular_file(file)) {
+            recovered = read_result_file(it->second.string());  // a file cut short by the kill does not parse: evaluated again
+            if (!recovered.is_object() || !recovered.contains("verdict")) recovered = nullptr;
+          }
+          mine.push_back({i, pick, std::move(configs), std::move(sf), file, std::move(recovered)});
         }
       }
       return mine;
@@ -418,6 +458,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (live) show(static_cast<int>(batch.front().problem));
       std::vector<BatchPair> pairs;
       for (const Pending& q : batch) {
+        if (!q.recovered.is_null()) continue;
         write_text(q.path, q.files.modelnew);
         const Problem& p = problems[q.problem];
         // PyTorch's times once per problem: from --baselines, else measured with its first batch.
@@ -434,12 +475,15 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       bo.overlap_builds = true;
       bo.out_dir = (out / "evals" / ("round_" + std::to_string(round) + "_" + std::to_string(::getpid()))).string();
       bo.eval_timeout_s = 600;
-      const std::vector<BatchEvalResult> results = evaluate_batch(pairs, bo);
+      const std::vector<BatchEvalResult> evaluated = evaluate_batch(pairs, bo);
+      size_t next_evaluated = 0;
       for (size_t j = 0; j < batch.size(); ++j) {
         const Pending& q = batch[j];
         const size_t i = q.problem;
         Problem& p = problems[i];
-        const nlohmann::json& result = results[j].result;
+        const BatchEvalResult recovered{q.path.string(), q.recovered, 0.0};
+        const BatchEvalResult& done = q.recovered.is_null() ? evaluated[next_evaluated++] : recovered;
+        const nlohmann::json& result = done.result;
         store::AttemptRow row;
         row.problem = p.name;
         row.hash = q.files.hash;
@@ -456,7 +500,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (row.compile_ms <= 0) row.compile_ms = p.compile_ms;
         row.signals = result.contains("signals") ? result["signals"].dump() : "[]";
         row.result_json = result.dump();
-        row.wall_s = results[j].wall_s;
+        row.wall_s = done.wall_s;
         store->record_attempt(row);
         ++used;
         attempt_wall_s += row.wall_s;
@@ -468,8 +512,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (live)
           show(-1);
         else
-          std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << "); "
-                    << eta() << "\n";
+          std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")"
+                    << (q.recovered.is_null() ? "" : ", evaluated before a kill, recorded now") << "; " << eta() << "\n";
         if (correct && states[i].best_ms && *states[i].best_ms == row.time_ms) {
           write_text(p.dir / "modelnew.py", q.files.modelnew);
           write_text(p.dir / "kernel.dsl", q.files.dsl);

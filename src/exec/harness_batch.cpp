@@ -10,13 +10,14 @@ namespace ucutlass {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-nlohmann::json read_json_file(const fs::path& path) {
+nlohmann::json read_result_file(const std::string& path) {
   std::ifstream in(path);
   if (!in) return nlohmann::json();
-  return nlohmann::json::parse(in, nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  return j.is_discarded() ? nlohmann::json() : j;
 }
+
+namespace {
 
 std::string fixed(double v) {
   std::ostringstream o;
@@ -66,7 +67,7 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
   for (size_t i = 0; i < batch.size(); ++i) {
     BatchEvalResult b{batch[i].solution, nlohmann::json(), share};
     if (records && i < records->size() && (*records)[i].is_object()) {
-      b.result = read_json_file(fs::path(opt.out_dir) / (*records)[i].value("result_file", ""));
+      b.result = read_result_file((fs::path(opt.out_dir) / (*records)[i].value("result_file", "")).string());
     }
     if (!b.result.is_object()) {
       const std::string why = r.ok() ? "the harness wrote no result for this solution" : "harness batch failed (" + r.describe() + "): " + python_failure_reason(r);

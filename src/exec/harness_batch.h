@@ -36,6 +36,9 @@ struct BatchPair {
   std::string baselines;   // "": the options' baselines
 };
 
+// A result JSON the harness wrote; null when missing or cut short (unparseable).
+nlohmann::json read_result_file(const std::string& path);
+
 struct BatchEvalResult {
   std::string solution;
   nlohmann::json result;  // the harness's eval result; on a harness failure {"verdict": "harness_error", "error": ...}

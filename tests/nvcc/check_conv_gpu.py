@@ -556,6 +556,9 @@ def main(argv):
     ap.add_argument("--warmup", type=int, default=5)
     ap.add_argument("--iters", type=int, default=20)
     ap.add_argument("--torch-binding", action="store_true", help="also build and call one emitted torch binding")
+    ap.add_argument("--build-only", action="store_true",
+                    help="CPU machine: nvcc-build the programs into build/kernel-cache and stop (a GPU session "
+                         "carrying that cache skips nvcc: the cache key is the sources, flags and nvcc version)")
     ap.add_argument("--dry-run", action="store_true", help="no nvcc, no GPU: compile, CPU references, simulated kernels")
     ap.add_argument("--out", help="result file (default bench/results/conv-<date>.json)")
     args = ap.parse_args(argv)
@@ -567,7 +570,7 @@ def main(argv):
     report = {"kind": "ucutlass-conv-numerics", "started": started.isoformat(), **provenance.command(),
               "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
               "driver": provenance.driver_version(), "torch": torch.__version__, "dry_run": args.dry_run,
-              "gpu": None if args.dry_run else torch.cuda.get_device_name(), "thresholds": THRESHOLDS,
+              "gpu": None if (args.dry_run or args.build_only) else torch.cuda.get_device_name(), "thresholds": THRESHOLDS,
               "cases": []}
     cases = [] if args.bench_only else [c for c in CASES if not args.only or c[0] in args.only]
     benches = [] if (args.no_bench or args.dry_run) else BENCH
@@ -585,6 +588,11 @@ def main(argv):
             built = compile_only(exe, files, tmp)
         else:
             built = ucutlass_cli.build(exe, files, args.jobs, cache_dir=REPO / "build" / "kernel-cache")
+        if args.build_only:
+            bad = [f.name for f, r in zip(files, built["results"]) if not r.get("ok")]
+            print(f"built {len(files) - len(bad)} of {len(files)} programs in {built['wall_seconds']} s"
+                  + (f"; FAILED: {bad}" if bad else ""))
+            return 1 if bad else 0
         report["build"] = {"command": built["command"], "wall_seconds": built["wall_seconds"]}
         results = dict(zip([f.stem for f in files], built["results"]))
         for name, decl, options in cases:

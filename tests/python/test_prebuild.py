@@ -1,6 +1,7 @@
 """prebuild.py: solutions imported in parallel, each in its own process, with the shared extension dir."""
 import os
 import textwrap
+import time
 
 from ucutlass_harness import prebuild
 
@@ -32,3 +33,15 @@ def test_imports_each_solution_once_with_the_shared_extension_dir(tmp_path):
 
 def test_missing_files_are_left_to_the_evaluation(tmp_path):
     assert prebuild.prebuild_all([str(tmp_path / "nope.py")], jobs=2, ext_cache=str(tmp_path / "ext")) == {}
+
+
+def test_a_lock_older_than_a_build_may_take_is_cleared(tmp_path):
+    ext = tmp_path / "ext"
+    for name, age in (("stale", 1000), ("live", 10)):
+        (ext / name).mkdir(parents=True)
+        lock = ext / name / "lock"
+        lock.write_text("")
+        t = time.time() - age
+        os.utime(lock, (t, t))
+    assert prebuild.clear_stale_locks(str(ext), timeout_s=600) == ["stale"]
+    assert not (ext / "stale" / "lock").exists() and (ext / "live" / "lock").exists()

@@ -1,0 +1,101 @@
+#!/usr/bin/env python3
+"""What a campaign's run store holds, checked against the evaluations that ran: the kill/resume evidence.
+
+    python3 bench/campaign_state.py OPTIMIZE_OUT [--label NAME] [--out DIR_OR_FILE]
+
+Reads OPTIMIZE_OUT/campaign.sqlite (read-only) and every evaluation result under OPTIMIZE_OUT/evals/
+(one JSON per evaluated solution, named <index>_attempt_<hash>.json). "Every attempt counted once" holds when
+  * no (problem, hash) appears twice in the store and no (problem, seq) either (the schema's UNIQUE
+    constraints, counted here rather than trusted),
+  * every evaluation that finished (its result file parses) is in the store exactly once, under its hash:
+    an evaluation a killed run never recorded is recorded by the resumed one, not run again,
+  * every store attempt has the result file it came from.
+Writes bench/results/campaign-state-<date>.json (or --out) with provenance; exits 1 when any check fails.
+"""
+
+import argparse
+import collections
+import glob
+import json
+import os
+import pathlib
+import re
+import sqlite3
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import provenance  # noqa: E402
+
+
+def read_store(path):
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    rows = con.execute("SELECT problem, seq, hash, verdict, time_ms FROM attempts ORDER BY id").fetchall()
+    con.close()
+    return [dict(zip(("problem", "seq", "hash", "verdict", "time_ms"), r)) for r in rows]
+
+
+def finished_evaluations(out_dir):
+    """hash -> [result files that parse]; the files a kill cut short are listed apart."""
+    done, cut = collections.defaultdict(list), []
+    for f in sorted(glob.glob(os.path.join(out_dir, "evals", "*", "*_attempt_*.json"))):
+        m = re.search(r"_attempt_([0-9a-f]+)\.json$", f)
+        if not m:
+            continue
+        try:
+            with open(f, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if isinstance(doc, dict) and "verdict" in doc:
+                done[m.group(1)].append(os.path.relpath(f, out_dir))
+                continue
+        except (OSError, ValueError):
+            pass
+        cut.append(os.path.relpath(f, out_dir))
+    return done, cut
+
+
+def check(out_dir):
+    rows = read_store(os.path.join(out_dir, "campaign.sqlite"))
+    by_hash = collections.Counter((r["problem"], r["hash"]) for r in rows)
+    by_seq = collections.Counter((r["problem"], r["seq"]) for r in rows)
+    hashes = collections.Counter(r["hash"] for r in rows)
+    done, cut = finished_evaluations(out_dir)
+    rounds = sorted({p.split(os.sep)[1] for files in done.values() for p in files})
+    evaluated_twice = {h: files for h, files in done.items() if len(files) > 1}
+    unrecorded = sorted(h for h in done if hashes[h] == 0)
+    without_result = sorted(r["hash"] for r in rows if r["hash"] not in done)
+    checks = {
+        "no (problem, hash) twice in the store": not [k for k, n in by_hash.items() if n > 1],
+        "no (problem, seq) twice in the store": not [k for k, n in by_seq.items() if n > 1],
+        "every finished evaluation recorded": not unrecorded,
+        "no solution evaluated twice": not evaluated_twice,
+        "every attempt has its result file": not without_result,
+    }
+    return {"attempts": len(rows), "problems_with_attempts": len({r["problem"] for r in rows}),
+            "verdicts": dict(collections.Counter(r["verdict"] for r in rows)),
+            "evaluations_finished": sum(len(v) for v in done.values()), "evaluation_rounds": rounds,
+            "result_files_cut_short": cut, "unrecorded_evaluations": unrecorded,
+            "evaluated_twice": evaluated_twice, "attempts_without_result": without_result,
+            "checks": checks, "ok": all(checks.values())}
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("out_dir", help="the campaign's -o folder (campaign.sqlite and evals/)")
+    ap.add_argument("--label", default="", help="what this state is (e.g. 'after kill', 'after resume')")
+    ap.add_argument("--out", default=str(pathlib.Path(__file__).resolve().parent / "results"))
+    args = ap.parse_args(argv)
+    started = provenance.now()
+    state = check(args.out_dir)
+    doc = {"format": "ucutlass-bench-campaign-state", "version": 1, "date": started.isoformat(), "label": args.label,
+           **provenance.command(), "git": provenance.git_state(), "host": provenance.host(), **state}
+    path = provenance.result_path(args.out, "campaign-state", started)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f, indent=1)
+    print(f"{args.label or args.out_dir}: {state['attempts']} attempts over {state['problems_with_attempts']} problems, "
+          f"{state['evaluations_finished']} evaluations finished in {len(state['evaluation_rounds'])} rounds; "
+          + ", ".join(f"{k}: {'yes' if v else 'NO'}" for k, v in state["checks"].items()) + f" -> {path}")
+    return 0 if state["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
