@@ -5,7 +5,10 @@
 # processes. Each stream writes its JSONs to OUT/results/gpuI and its log to OUT/gpuI.log; at the end
 # everything under OUT/results is packed into OUT/results.tgz (the device tool brings back 8 files).
 #
-#   bench/device_parallel.sh OUT "STEP[:SECS] ..." ["STEP[:SECS] ..." ...]
+#   bench/device_parallel.sh OUT "[VAR=VALUE ...] STEP[:SECS] ..." ["[VAR=VALUE ...] STEP[:SECS] ..." ...]
+#
+# Leading VAR=VALUE words set that stream's environment only, e.g. two campaigns side by side:
+#   "OPTIMIZE_OUT=opt_v01 OPTIMIZE_FLAGS=--profile=kernelbench-v0.1 optimize:540" "OPTIMIZE_OUT=opt_kb optimize:540"
 #
 # Steps that time kernels run beside another stream's builds: each timing process keeps its own
 # cores, and results record the command, so a reader can see what ran alongside (gpuI.log).
@@ -24,10 +27,13 @@ share=$(( ($(nproc) - 2) / streams ))
 mkdir -p "$out/results"
 pids=()
 i=0
-for steps in "$@"; do
-  # shellcheck disable=SC2086  # each stream's steps are words
-  CUDA_VISIBLE_DEVICES=$i DEVICE_JOBS=$share TMPDIR=$(mktemp -d "/tmp/stream$i.XXXX") \
-    "$root/bench/device_steps.sh" "$out/results/gpu$i" $steps >"$out/gpu$i.log" 2>&1 &
+for stream in "$@"; do
+  vars=() steps=()
+  for word in $stream; do
+    if [ ${#steps[@]} -eq 0 ] && [[ $word =~ ^[A-Z_][A-Z0-9_]*= ]]; then vars+=("$word"); else steps+=("$word"); fi
+  done
+  env "${vars[@]}" CUDA_VISIBLE_DEVICES=$i DEVICE_JOBS=$share TMPDIR="$(mktemp -d "/tmp/stream$i.XXXX")" \
+    "$root/bench/device_steps.sh" "$out/results/gpu$i" "${steps[@]}" >"$out/gpu$i.log" 2>&1 &
   pids+=($!)
   i=$((i + 1))
 done

@@ -67,7 +67,8 @@ run_step() {
         problems/level1/014_gemm_bf16_inputs.py "$sol" --out "$out" || rc=$? ;;
     fusion)
       # Issue 5's fused bf16 GEMM + bias + GELU against addmm + F.gelu (bench/gemm_acceptance/bias_gelu_bf16.*).
-      timeout "${secs:-300}" python3 bench/run_gemm_bench.py --only bias_gelu_bf16 --jobs "$jobs" --out "$out" || rc=$? ;;
+      timeout "${secs:-300}" python3 bench/run_gemm_bench.py --only bias_gelu_bf16 --jobs "$jobs" --out "$out" \
+        --cache-dir build/kernel-cache || rc=$? ;;
     optimize|optimize_kill)
       local dir=${OPTIMIZE_OUT:-optimize_out} limit=${secs:-540} sig=TERM
       [ "$name" = optimize_kill ] && limit=${secs:-240} && sig=KILL

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Packs what a device call needs into build/devcarry, compressed, so one `carry` path takes it all
+# under the device tool's 64 MiB limit (the CUTLASS headers alone are 28 MB raw, 1.1 MB as xz):
+#   src.tar.xz        git archive of HEAD (results name that commit; uncommitted edits do not travel)
+#   cutlass.tar.xz    the CUTLASS include trees ucutlass and the solutions compile against
+#   ucutlass.xz       build/ucutlass, stripped
+#   kernel-cache.tar.xz  build/devtree/build/kernel-cache, if present: kernels nvcc-built here by the
+#                     checks' --build-only, found there under the same key (the device's checkout is
+#                     /work/main as here, so the -I paths in the key match)
+#   NAME.tar.xz       each extra folder given (e.g. a campaign's -o folder to resume)
+#
+#   bench/device_pack.sh [FOLDER ...]      then, on the device: bench/device_unpack.sh
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+dest=build/devcarry
+rm -rf "$dest" && mkdir -p "$dest"
+git archive HEAD | xz -T0 -6 >"$dest/src.tar.xz"
+git rev-parse HEAD >"$dest/commit"
+cutlass=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
+tar -C "$cutlass" -cf - include tools/util/include | xz -T0 -6 >"$dest/cutlass.tar.xz"
+strip -o "$dest/ucutlass" build/ucutlass && xz -T0 -6 "$dest/ucutlass"
+if [ -d build/devtree/build/kernel-cache ]; then
+  tar -C build/devtree/build -cf - kernel-cache | xz -T0 -6 >"$dest/kernel-cache.tar.xz"
+fi
+for folder in "$@"; do
+  tar -cf - "$folder" --exclude torch_extensions | xz -T0 -6 >"$dest/$(basename "$folder").tar.xz"
+done
+du -sh "$dest"/* | sed 's/^/device_pack: /'
+du -sh "$dest" | sed 's/^/device_pack: total /'
