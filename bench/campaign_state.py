@@ -35,21 +35,32 @@ def read_store(path):
 
 
 def finished_evaluations(out_dir):
-    """hash -> [result files that parse]; the files a kill cut short are listed apart."""
+    """(problem, hash) -> [result files that parse], from each round's pairs.json; files a kill cut short apart.
+
+    A solution file is <out>/<problem>/attempt_<hash>.py and its result <round>/<index>_attempt_<hash>.json.
+    """
     done, cut = collections.defaultdict(list), []
-    for f in sorted(glob.glob(os.path.join(out_dir, "evals", "*", "*_attempt_*.json"))):
-        m = re.search(r"_attempt_([0-9a-f]+)\.json$", f)
-        if not m:
-            continue
-        try:
-            with open(f, encoding="utf-8") as fh:
-                doc = json.load(fh)
-            if isinstance(doc, dict) and "verdict" in doc:
-                done[m.group(1)].append(os.path.relpath(f, out_dir))
+    for pairs_file in sorted(glob.glob(os.path.join(out_dir, "evals", "*", "pairs.json"))):
+        round_dir = os.path.dirname(pairs_file)
+        with open(pairs_file, encoding="utf-8") as fh:
+            pairs = json.load(fh)
+        for i, pair in enumerate(pairs):
+            sol = pathlib.Path(pair["solution"])
+            m = re.fullmatch(r"attempt_([0-9a-f]+)", sol.stem)
+            if not m:
                 continue
-        except (OSError, ValueError):
-            pass
-        cut.append(os.path.relpath(f, out_dir))
+            f = os.path.join(round_dir, f"{i:03d}_{sol.stem}.json")
+            if not os.path.exists(f):
+                continue  # never finished: the kill came first
+            try:
+                with open(f, encoding="utf-8") as fh:
+                    doc = json.load(fh)
+                if isinstance(doc, dict) and "verdict" in doc:
+                    done[(sol.parent.name, m.group(1))].append(os.path.relpath(f, out_dir))
+                    continue
+            except (OSError, ValueError):
+                pass
+            cut.append(os.path.relpath(f, out_dir))
     return done, cut
 
 
@@ -57,12 +68,11 @@ def check(out_dir):
     rows = read_store(os.path.join(out_dir, "campaign.sqlite"))
     by_hash = collections.Counter((r["problem"], r["hash"]) for r in rows)
     by_seq = collections.Counter((r["problem"], r["seq"]) for r in rows)
-    hashes = collections.Counter(r["hash"] for r in rows)
     done, cut = finished_evaluations(out_dir)
     rounds = sorted({p.split(os.sep)[1] for files in done.values() for p in files})
-    evaluated_twice = {h: files for h, files in done.items() if len(files) > 1}
-    unrecorded = sorted(h for h in done if hashes[h] == 0)
-    without_result = sorted(r["hash"] for r in rows if r["hash"] not in done)
+    evaluated_twice = {"/".join(k): files for k, files in done.items() if len(files) > 1}
+    unrecorded = sorted("/".join(k) for k in done if by_hash[k] == 0)
+    without_result = sorted(f"{r['problem']}/{r['hash']}" for r in rows if (r["problem"], r["hash"]) not in done)
     checks = {
         "no (problem, hash) twice in the store": not [k for k, n in by_hash.items() if n > 1],
         "no (problem, seq) twice in the store": not [k for k, n in by_seq.items() if n > 1],

@@ -200,6 +200,7 @@ class Evaluation:
         self.seed = int(task.get("seed", 42))
         self.signals = {}
         self.result = progress.partial
+        self._phase_t0 = time.monotonic()
 
     def poison(self, sizes):
         if self.on_cuda:
@@ -216,6 +217,13 @@ class Evaluation:
         self.result["signals"] = list(self.signals.values())
 
     def phase(self, name):
+        # Seconds per phase in the result: where an evaluation's time goes (loading, the float64
+        # reference, the profiler) is what a campaign's throughput depends on.
+        now = time.monotonic()
+        if getattr(self, "current_phase", None):
+            spent = self.result.setdefault("phase_seconds", {})
+            spent[self.current_phase] = round(spent.get(self.current_phase, 0.0) + now - self._phase_t0, 3)
+        self._phase_t0 = now
         self.current_phase = name
         self.progress.phase(name)
 
@@ -353,6 +361,7 @@ class Evaluation:
             self.timing(prob)
             self.check_watched(watched_before, "after timing")
             self.thread_signal(threads_before, "after timing")
+        self.phase("verdict")
         self.result["verdict"] = results.decide_verdict(list(self.signals.values()), correct)
         return self.result
 

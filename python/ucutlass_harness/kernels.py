@@ -3,12 +3,18 @@
 Rule, applied to the demangled name as the profiler reports it:
 1. a name containing "ucutlass" is custom (our generated kernels live in
    namespaces ucutlass_<hash>);
-2. a name matching one of LIBRARY_PATTERNS is a library kernel: ATen (at::, c10::),
+2. a templated CUTLASS or CuTe kernel (`cutlass::Kernel<...>`, `cutlass::device_kernel<...>`,
+   demangled or not) with no PyTorch type in it is custom: the libraries' own CUTLASS kernels
+   carry exported names (cutlass_80_..., cutlass3x_..., cutlass__5x_cudnn...) or ATen types, while
+   a candidate's CUTLASS 2.x kernel has only cutlass:: types in it, and its iterator names
+   (Conv3dDgradOutputGradientTileAccessIterator...) would otherwise match cuDNN's dgrad/wgrad
+   (the first GPU campaign reported an sm80 transposed convolution as PyTorch-only so);
+3. a name matching one of LIBRARY_PATTERNS is a library kernel: ATen (at::, c10::),
    cuBLAS/cuBLASLt (gemv, xmma, nvjet, ampere_/sm80_/sm90_ prefixes, the
    exported cutlass_NN_/cutlass3x_ names cuBLAS ships), cuDNN, cuFFT, cuRAND,
    NCCL, PyTorch's flash/mem-efficient attention, and TorchInductor's generated
    Triton kernels (triton_poi_/triton_per_/triton_red_/triton_tem_/triton_for_);
-3. everything else is custom: a load_inline kernel, a user Triton kernel, a
+4. everything else is custom: a load_inline kernel, a user Triton kernel, a
    templated cutlass::/cute:: kernel compiled by the candidate.
 Memcpy/Memset activity is not a kernel and is ignored.
 """
@@ -35,6 +41,8 @@ LIBRARY_PATTERNS = [
     (r"^(void\s+)?triton_(poi|per|red|tem|for)_", "inductor"),
 ]
 _COMPILED = [(re.compile(p, re.IGNORECASE), lib) for p, lib in LIBRARY_PATTERNS]
+TEMPLATED_CUTLASS = re.compile(r"^(void\s+)?(cutlass|cute)::|^_ZN(7cutlass|4cute)")
+PYTORCH_TYPE = re.compile(r"\bat::|\bc10::|N2at|N3c10")
 
 
 def classify(name):
@@ -42,6 +50,8 @@ def classify(name):
     if NON_KERNEL.match(name.strip()):
         return "ignored"
     if "ucutlass" in name.lower():
+        return "custom"
+    if TEMPLATED_CUTLASS.search(name) and not PYTORCH_TYPE.search(name):
         return "custom"
     for pattern, lib in _COMPILED:
         if pattern.search(name):

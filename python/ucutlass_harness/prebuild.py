@@ -28,6 +28,7 @@ def _import_one(path, ext_cache, timeout_s):
     env = dict(os.environ, TORCH_EXTENSIONS_DIR=os.path.abspath(ext_cache))
     env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     start = time.monotonic()
+    env["UCUTLASS_PARENT_PID"] = str(os.getpid())
     proc = subprocess.Popen([sys.executable, "-m", "ucutlass_harness.prebuild", path], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
@@ -97,7 +98,11 @@ def _main(argv):
     if len(argv) != 1:
         print("usage: python3 -m ucutlass_harness.prebuild SOLUTION", file=sys.stderr)
         return 2
-    from . import problem
+    from . import lifeline, problem
+    # Dies with the harness that started it, taking its compilers along (lifeline.py).
+    signal.signal(signal.SIGTERM, lifeline.terminate_group_and_exit)
+    parent = os.environ.get("UCUTLASS_PARENT_PID")
+    lifeline.die_with_parent(signal.SIGTERM, int(parent) if parent else None)
     problem.load_module(argv[0], "prebuild")
     return 0
 

@@ -216,6 +216,8 @@ def _probe(task):
 
 def worker_main(task_path, result_path, progress_path=None):
     """Entry point inside the worker process. Never returns."""
+    from . import lifeline
+    lifeline.die_with_parent()  # a spawned worker must not outlive the harness that waits for it
     progress = Progress(progress_path)
     task = _read_json(task_path) or {}
     progress.phase("startup")

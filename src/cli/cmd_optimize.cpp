@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -369,18 +370,23 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       fs::path path;
       nlohmann::json recovered;  // the result of an evaluation a killed run finished but never recorded
     };
-    // Evaluations finished by a run that was killed before it recorded them: their result files stay
-    // under evals/, named after the solution file (attempt_<hash>). Each is recorded, not repeated,
-    // when the scheduler gets to its candidate again (the ranking is deterministic, so it does).
-    std::map<std::string, fs::path> unrecorded;
+    // Evaluations finished by a run that was killed before it recorded them: each round folder under
+    // evals/ holds its pairs.json and one result per pair, <index>_<solution stem>.json. Keyed by the
+    // solution file (two problems can share a program hash). Each is recorded, not repeated, when the
+    // scheduler gets to its candidate again (the ranking is deterministic, so it does).
+    std::map<std::string, std::string> unrecorded;
     if (std::error_code ec; fs::is_directory(out / "evals", ec))
-      for (const auto& round_dir : fs::directory_iterator(out / "evals", ec))
-        for (const auto& f : fs::directory_iterator(round_dir.path(), ec)) {
-          const std::string name = f.path().filename().string();
-          const size_t at = name.find("_attempt_");
-          if (at == std::string::npos || !name.ends_with(".json")) continue;
-          unrecorded[name.substr(at + 9, name.size() - at - 9 - 5)] = f.path();
+      for (const auto& round_dir : fs::directory_iterator(out / "evals", ec)) {
+        const nlohmann::json round_pairs = read_result_file((round_dir.path() / "pairs.json").string());
+        if (!round_pairs.is_array()) continue;
+        for (size_t k = 0; k < round_pairs.size(); ++k) {
+          if (!round_pairs[k].is_object() || !round_pairs[k].contains("solution")) continue;
+          const fs::path solution = round_pairs[k]["solution"].get<std::string>();
+          char index[16];
+          std::snprintf(index, sizeof index, "%03zu_", k);
+          unrecorded[solution.lexically_normal().string()] = (round_dir.path() / (index + solution.stem().string() + ".json")).string();
         }
+      }
     int resumed = 0;
     for (const Problem& p : problems) resumed += static_cast<int>(store->attempts(p.name).size());
     if (resumed > 0)
@@ -414,8 +420,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           }
           const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
           nlohmann::json recovered;
-          if (auto it = unrecorded.find(sf.hash); it != unrecorded.end() && fs::is_regular_file(file)) {
-            recovered = read_result_file(it->second.string());  // a file cut short by the kill does not parse: evaluated again
+          if (auto it = unrecorded.find(fs::absolute(file).lexically_normal().string()); it != unrecorded.end()) {
+            recovered = read_result_file(it->second);  // missing, or cut short by the kill: evaluated again
             if (!recovered.is_object() || !recovered.contains("verdict")) recovered = nullptr;
           }
           mine.push_back({i, pick, std::move(configs), std::move(sf), file, std::move(recovered)});

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +59,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   for (std::string& s : argv_copy) args.push_back(s.data());
   args.push_back(nullptr);
 
+  const pid_t parent = getpid();
   pid_t pid = fork();
   if (pid < 0) {
     result.spawn_failed = true;
@@ -67,6 +69,11 @@ ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOpt
   }
   if (pid == 0) {
     setpgid(0, 0);
+    // Its own process group keeps a kill of ours from reaching it, so it dies with us instead: a
+    // killed `ucutlass optimize` must not leave a harness batch timing kernels beside its resumed run
+    // (the first GPU campaign's kill test found exactly that). Checked after, in case we died first.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
     dup2(in_pipe[0], 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);

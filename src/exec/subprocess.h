@@ -33,6 +33,8 @@ struct ProcessOptions {
 
 // argv[0] is looked up on PATH. The child gets its own process group, which is
 // killed as a whole on timeout so grandchildren (nvcc's cicc, ptxas) die too.
+// It also dies with the thread that started it (PR_SET_PDEATHSIG): its own group
+// keeps a kill of ours from reaching it.
 ProcessResult run_process(const std::vector<std::string>& argv, const ProcessOptions& options = {});
 
 }  // namespace ucutlass

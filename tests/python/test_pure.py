@@ -125,6 +125,16 @@ def test_static_warnings():
     ("ucutlass_adv_linear(float const*, float const*, float const*, float*, int, int, int, int)", "custom"),
     ("void ucutlass_3f2a::cutlass::device_kernel<ucutlass_3f2a::Gemm>(Params)", "custom"),
     ("my_gemm_kernel(float*, float*)", "custom"),
+    # An sm80 transposed 3D convolution as CUPTI reported it (mangled, not demangleable; cut here):
+    # its iterators' names hold "Dgrad", which must not make it cuDNN's.
+    ("_ZN7cutlass6KernelINS_4conv6kernel23ImplicitGemmConvolutionINS1_11threadblock22ImplicitGemmMultistageINS_4gemm9Gemm"
+     "ShapeILi128ELi64ELi16EEENS4_51Conv3dDgradOutputGradientTileAccessIteratorAnalyticINS_11MatrixShapeILi128ELi16EEEf", "custom"),
+    ("void cutlass::Kernel<cutlass::conv::kernel::ImplicitGemmConvolution<Conv2dWgradOutputGradientTileAccessIterator>>"
+     "(Params)", "custom"),
+    ("void cutlass::device_kernel<at::cuda::detail::enable_3x_kernel_for_sm9x<cutlass::gemm::kernel::GemmUniversal>>"
+     "(Params)", "pytorch"),
+    ("sm80_xmma_dgrad_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw", "cudnn"),
+    ("void cudnn::detail::dgrad_engine<float, 128, 6, 7, 3, 3, 5, true>(int, int, int, float const*)", "cudnn"),
     ("_my_triton_matmul_kernel", "custom"),
 ])
 def test_kernel_classification(name, kind):
