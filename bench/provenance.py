@@ -6,6 +6,7 @@ is None, never a guess.
 
 import datetime
 import os
+import pathlib
 import platform
 import shlex
 import subprocess
@@ -65,11 +66,16 @@ def git_state():
     may lack the git program); else from $UCUTLASS_GIT_COMMIT, set by whoever launched the run."""
     # safe.directory: the device machine runs as root over a copy owned by another user.
     git = ["git", "-c", "safe.directory=*"]
-    commit = _output(git + ["rev-parse", "HEAD"], cwd=REPO)
+    # Only this tree's own repository counts: an archive unpacked inside another checkout (the device
+    # runs build/devtree inside a copy of the working tree) would otherwise report that checkout's
+    # HEAD, as the 2026-11-30 device runs did (e89a63d, dirty, for commit e47a672).
+    top = _output(git + ["rev-parse", "--show-toplevel"], cwd=REPO)
+    own = bool(top) and pathlib.Path(top).resolve() == REPO.resolve()
+    commit = _output(git + ["rev-parse", "HEAD"], cwd=REPO) if own else None
     if commit:
         status = _output(git + ["status", "--porcelain", "--untracked-files=no"], cwd=REPO)
         return {"commit": commit, "dirty": bool(status), "source": "git"}
-    commit = _commit_from_files()
+    commit = _commit_from_files() if (REPO / ".git").exists() else None
     if commit:
         return {"commit": commit, "dirty": None, "source": ".git files (no git program)"}
     env = os.environ.get("UCUTLASS_GIT_COMMIT")

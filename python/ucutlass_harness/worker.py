@@ -70,7 +70,7 @@ def _spawn(argv, env, out_path, err_path, timeout_s):
     cmd = [sys.executable, "-m", "ucutlass_harness", "_worker"] + argv
     with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
         proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
-                                env=env, start_new_session=True)
+                                env=dict(env, UCUTLASS_SPAWNED_BY=str(os.getpid())), start_new_session=True)
         timed_out = False
         try:
             proc.wait(timeout=timeout_s)
@@ -216,8 +216,13 @@ def _probe(task):
 
 def worker_main(task_path, result_path, progress_path=None):
     """Entry point inside the worker process. Never returns."""
-    from . import lifeline
-    lifeline.die_with_parent()  # a spawned worker must not outlive the harness that waits for it
+    # A spawned worker must not outlive the harness that waits for it (lifeline.py). A forked one
+    # is the fork server's child and outlives it on purpose; the server kills it when its client,
+    # the harness, disconnects.
+    spawned_by = os.environ.get("UCUTLASS_SPAWNED_BY")
+    if spawned_by:
+        from . import lifeline
+        lifeline.die_with_parent(parent=int(spawned_by))
     progress = Progress(progress_path)
     task = _read_json(task_path) or {}
     progress.phase("startup")

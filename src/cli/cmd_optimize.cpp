@@ -161,8 +161,18 @@ std::pair<double, double> baseline_times(const nlohmann::json& doc, const std::s
   return {pick(level), pick(level + "_compile")};
 }
 
-void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms) {
-  for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms});
+// The harness's `nondeterministic_reference` signal fired in this result.
+bool reference_is_nondeterministic(const nlohmann::json& result) {
+  if (!result.is_object() || !result.contains("signals") || !result["signals"].is_array()) return false;
+  for (const nlohmann::json& s : result["signals"])
+    if (s.is_object() && s.value("name", "") == "nondeterministic_reference" && s.value("fired", false)) return true;
+  return false;
+}
+
+// `verdict` "incorrect" (it ran, its outputs missed the tolerance) marks every kernel of the pick
+// inaccurate: which one missed is not known, and a more accurate path for each is still correct.
+void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms, const std::string& verdict = "") {
+  for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms, verdict == "incorrect"});
 }
 
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
@@ -332,6 +342,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       states[i].exhausted = !problems[i].skipped.empty();
       states[i].eager_ms = problems[i].eager_ms;
       for (const store::AttemptRow& r : store->attempts(problems[i].name)) {
+        if (reference_is_nondeterministic(nlohmann::json::parse(r.result_json, nullptr, false))) states[i].exhausted = true;
         if (states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
@@ -409,7 +420,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           }
           if (store->has_attempt(p.name, sf.hash)) {  // recorded by an earlier run: never repeated, but it steers refinement
             for (const store::AttemptRow& r : store->attempts(p.name))
-              if (r.hash == sf.hash) record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt);
+              if (r.hash == sf.hash)
+                record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt, r.verdict);
             continue;
           }
           bool twice = false;
@@ -511,10 +523,16 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         ++used;
         attempt_wall_s += row.wall_s;
         const bool correct = row.verdict == "ok" && row.time_ms > 0;
-        record_measured(p, q.pick, correct ? std::optional(row.time_ms) : std::nullopt);
+        record_measured(p, q.pick, correct ? std::optional(row.time_ms) : std::nullopt, row.verdict);
         if (states[i].eager_ms <= 0 && row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
         if (p.compile_ms <= 0 && row.compile_ms > 0) p.compile_ms = row.compile_ms;
         sched::record_attempt(states[i], correct ? std::optional<double>(row.time_ms) : std::nullopt);
+        if (reference_is_nondeterministic(result) && !states[i].exhausted) {
+          // Two runs of the problem's own model disagree (active dropout, random ops): no candidate
+          // can ever be verified, so its budget goes to the others.
+          states[i].exhausted = true;
+          std::cerr << p.name << ": the reference is nondeterministic; no solution can be verified, no further attempts\n";
+        }
         if (live)
           show(-1);
         else

@@ -1,5 +1,6 @@
 #include "search/refine.h"
 
+#include <algorithm>
 #include <set>
 
 namespace ucutlass::search {
@@ -11,10 +12,29 @@ std::optional<size_t> best_measured(const std::vector<Measured>& measured) {
   return best ? std::optional<size_t>(best->index) : std::nullopt;
 }
 
+int accuracy_rank(const map::KernelConfig& c) {
+  switch (c.math) {
+    case ir::MathPath::fast_accum: return 0;
+    case ir::MathPath::tf32: return c.k_stack3 ? 3 : 1;
+    case ir::MathPath::tensor_op: return 2;
+    case ir::MathPath::tf32x3: return 4;
+    case ir::MathPath::simt: return 5;
+  }
+  return 0;
+}
+
 std::vector<size_t> next_candidates(const std::vector<Candidate>& ranked, const std::vector<Measured>& measured, size_t k,
                                     size_t first_batch) {
   std::set<size_t> taken;
   for (const Measured& m : measured) taken.insert(m.index);
+  // Paths no more accurate than one that missed the tolerance wait behind all the others.
+  int missed = -1;
+  for (const Measured& m : measured)
+    if (m.inaccurate && m.index < ranked.size()) missed = std::max(missed, accuracy_rank(ranked[m.index].config));
+  std::set<size_t> deferred;
+  for (size_t i = 0; i < ranked.size(); ++i)
+    if (!taken.count(i) && accuracy_rank(ranked[i].config) <= missed) deferred.insert(i);
+  for (size_t i : deferred) taken.insert(i);
   const std::optional<size_t> best = best_measured(measured);
   auto index_of = [&](const Candidate* c) { return static_cast<size_t>(c - ranked.data()); };
   std::vector<size_t> out;
@@ -37,6 +57,8 @@ std::vector<size_t> next_candidates(const std::vector<Candidate>& ranked, const 
     }
   }
   for (size_t i = 0; i < ranked.size() && out.size() < k; ++i) take(i);
+  for (size_t i : deferred)
+    if (out.size() < k) out.push_back(i);
   return out;
 }
 

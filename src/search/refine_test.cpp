@@ -65,3 +65,31 @@ TEST(Refine, NeverProposesAMeasuredCandidateTwice) {
 
 }  // namespace
 }  // namespace ucutlass::search
+
+namespace ucutlass::search {
+namespace {
+
+Candidate with_math(ir::MathPath math, int tm, bool k_stack3 = false) {
+  Candidate c = make(tm, 128, 1, ir::KernelSchedule::cooperative);
+  c.config.math = math;
+  c.config.k_stack3 = k_stack3;
+  return c;
+}
+
+TEST(Refine, AnInaccurateAttemptDefersPathsNoMoreAccurate) {
+  using M = ir::MathPath;
+  // Ranked as the cost model ranks an fp32 GEMM under 1e-2: TF32 tilings first.
+  const std::vector<Candidate> r = {with_math(M::tf32, 128), with_math(M::tf32, 256), with_math(M::tf32, 64),
+                                    with_math(M::tf32, 128, true), with_math(M::tf32x3, 128), with_math(M::simt, 128)};
+  // Measured: #0 ran but missed the tolerance. The other TF32 tilings go last.
+  EXPECT_EQ(next_candidates(r, {{0, nullopt, true}}, 5, 1), (std::vector<size_t>{3, 4, 5, 1, 2}));
+  // The K-stacked path missed too: only the sm80 3xTF32 and SIMT paths are ahead.
+  EXPECT_EQ(next_candidates(r, {{0, nullopt, true}, {3, nullopt, true}}, 2, 1), (std::vector<size_t>{4, 5}));
+  // A crash (not inaccurate) defers nothing.
+  EXPECT_EQ(next_candidates(r, {{0, nullopt, false}}, 2, 1), (std::vector<size_t>{1, 2}));
+  EXPECT_LT(accuracy_rank(r[0].config), accuracy_rank(r[3].config));
+  EXPECT_LT(accuracy_rank(r[3].config), accuracy_rank(r[4].config));
+}
+
+}  // namespace
+}  // namespace ucutlass::search
