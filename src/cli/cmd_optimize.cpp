@@ -290,6 +290,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     if (p.skipped.empty()) {
       for (const map::GemmMatch& m : p.matches.gemms) p.candidates.push_back(search::legal_candidates(m, *tol, gpu.profile));
       search::leave_unplaced_convs(p.graph, *tol, p.matches, p.candidates);
+      search::drop_sm90_convs_beside_gemms(p.candidates);
       if (p.matches.gemms.empty()) {
         p.skipped = "no kernel can be emitted:";
         for (const std::string& n : p.matches.notes) p.skipped += " " + n + ";";

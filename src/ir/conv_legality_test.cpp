@@ -67,6 +67,17 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"conv_transpose_sm90_stride1", "kernel k = conv_transpose3d(n = 2, d = 8, h = 8, w = 8, c = 64, k = 32, "
                                            "t = 3, r = 3, s = 3, pad = 1).with_types(bf16)",
             {}},
+        // One program is one translation unit: CUTLASS 4.2 compiles an sm90a conv beside an sm80 conv,
+        // not beside any GEMM (nvcc-checked 2026-11-30: sm80 GEMM + sm90a conv and sm90a GEMM + sm90a
+        // conv fail, sm80 conv + sm90a conv builds).
+        Row{"sm90_conv_beside_a_gemm", "kernel g = gemm(m = 64, n = 1000, k = 256).with_types(f32)\n" FPROP_BF16
+                                       ".with_types(f32)\nkernel c2 = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, "
+                                       "k = 128, r = 3, s = 3, pad = 1).with_arch(sm80).with_types(f32)",
+            {"2:8: kernel 'k' is an sm90a convolution, which CUTLASS 4.2 cannot compile in one program with the GEMM "
+             "'g' (its GEMM headers make the SM90 convolution kernel ambiguous)"}},
+        Row{"sm80_conv_beside_sm90_conv", DW_SM80 "\nkernel k2 = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 128, "
+                                          "r = 3, s = 3, pad = 1).with_types(bf16)",
+            {}},
         // Lowering: names, required arguments, windows.
         Row{"conv_transpose_pass", "kernel k = conv_transpose2d(dgrad, n = 1, h = 8, w = 8, c = 8, k = 8, r = 3, s = 3)",
             {"1:29: conv_transpose2d takes no pass: it is the dgrad of the forward convolution"}},

@@ -872,6 +872,25 @@ class KernelLowering {
   GemmKernel k_;
 };
 
+// CUTLASS 4.2 cannot compile an SM90 implicit-GEMM convolution in one translation unit with any GEMM
+// kernel (2.x or 3.x): the GEMM headers bring the 2.x GemmUniversal partial specialization, which also
+// matches the convolution kernel's GemmUniversal (its ConvProblemShape is no cute tuple), and nvcc stops
+// at "more than one partial specialization matches". A program is one translation unit. Found by the
+// first GPU campaign (level3/006: sm90a convs beside a linear); an sm80 conv beside an sm90a conv builds.
+void check_sm90_conv_alone(const Program& p, Diagnostics& diags) {
+  const GemmKernel* gemm = nullptr;
+  for (const GemmKernel& k : p.kernels)
+    if (!k.is_conv() && !gemm) gemm = &k;
+  if (!gemm) return;
+  for (const GemmKernel& k : p.kernels) {
+    if (!k.is_conv() || k.arch.value != Arch::sm90a) continue;
+    diags.error(k.name_span,
+                "kernel '" + k.name + "' is an sm90a convolution, which CUTLASS 4.2 cannot compile in one program with "
+                    "the GEMM '" + gemm->name + "' (its GEMM headers make the SM90 convolution kernel ambiguous)",
+                "an sm90a convolution in a program without GEMM kernels, or this convolution on sm80 (.with_arch(sm80))");
+  }
+}
+
 }  // namespace
 
 Program lower_program(const dsl::Program& ast, Diagnostics& diags) {
@@ -888,6 +907,7 @@ Program lower_program(const dsl::Program& ast, Diagnostics& diags) {
     }
     p.kernels.push_back(KernelLowering(decl, diags).run());
   }
+  check_sm90_conv_alone(p, diags);
   if (ast.kernels.empty() && !diags.has_errors())
     diags.error(Span{0, 0}, "no kernel declarations", "kernel NAME = gemm(m = ..., n = ..., k = ...).with_...(...)");
   return p;

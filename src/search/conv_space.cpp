@@ -142,4 +142,20 @@ void leave_unplaced_convs(const graph::OpGraph& g, sol::ToleranceProfile toleran
   }
 }
 
+size_t drop_sm90_convs_beside_gemms(std::vector<std::vector<Candidate>>& lists) {
+  auto is_conv_list = [](const std::vector<Candidate>& l) { return !l.empty() && l.front().config.conv; };
+  const bool has_gemm = std::any_of(lists.begin(), lists.end(), [&](const auto& l) { return !l.empty() && !is_conv_list(l); });
+  if (!has_gemm) return 0;
+  size_t dropped = 0;
+  for (std::vector<Candidate>& l : lists) {
+    if (!is_conv_list(l)) continue;
+    auto sm90 = [](const Candidate& c) { return c.config.arch == ir::Arch::sm90a; };
+    if (std::all_of(l.begin(), l.end(), sm90)) continue;
+    const size_t before = l.size();
+    l.erase(std::remove_if(l.begin(), l.end(), sm90), l.end());
+    dropped += before - l.size();
+  }
+  return dropped;
+}
+
 }  // namespace ucutlass::search

@@ -37,6 +37,7 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
   std::vector<std::vector<Candidate>> lists;
   for (const map::GemmMatch& m : r.gemms) lists.push_back(legal_candidates(m, tol, h200()));
   leave_unplaced_convs(g, tol, r, lists);
+  drop_sm90_convs_beside_gemms(lists);
   std::string s;
   for (size_t i = 0; i < r.gemms.size(); ++i) {
     const map::GemmMatch& m = r.gemms[i];
@@ -161,6 +162,38 @@ TEST(ConvCost, RankingSanity) {
   const std::vector<Candidate> nl = legal_candidates(narrow, sol::ToleranceProfile::kernelbench_v01, h200());
   ASSERT_FALSE(nl.empty());
   EXPECT_EQ(nl.front().config.tile.n, 64) << nl.front().config.summary();
+}
+
+}  // namespace
+}  // namespace ucutlass::search
+
+namespace ucutlass::search {
+namespace {
+
+Candidate conv_on(ir::Arch arch) {
+  Candidate c;
+  c.config.conv = true;
+  c.config.arch = arch;
+  return c;
+}
+
+TEST(ConvSpace, Sm90ConvsLeaveProgramsWithAGemm) {
+  Candidate gemm;
+  gemm.config.arch = ir::Arch::sm90a;
+  // A conv with both paths loses its sm90a candidates; one with only sm90a keeps them (the front end
+  // then rejects the program with its reason); the GEMM's list is untouched.
+  std::vector<std::vector<Candidate>> lists = {{conv_on(ir::Arch::sm90a), conv_on(ir::Arch::sm80), conv_on(ir::Arch::sm90a)},
+                                               {conv_on(ir::Arch::sm90a)},
+                                               {gemm}};
+  EXPECT_EQ(drop_sm90_convs_beside_gemms(lists), 2u);
+  ASSERT_EQ(lists[0].size(), 1u);
+  EXPECT_EQ(lists[0][0].config.arch, ir::Arch::sm80);
+  EXPECT_EQ(lists[1].size(), 1u);
+  EXPECT_EQ(lists[2].size(), 1u);
+  // Convs alone keep everything.
+  std::vector<std::vector<Candidate>> convs = {{conv_on(ir::Arch::sm90a), conv_on(ir::Arch::sm80)}};
+  EXPECT_EQ(drop_sm90_convs_beside_gemms(convs), 0u);
+  EXPECT_EQ(convs[0].size(), 2u);
 }
 
 }  // namespace

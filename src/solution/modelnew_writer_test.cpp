@@ -37,6 +37,7 @@ SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile to
   std::vector<std::vector<search::Candidate>> lists;
   for (const map::GemmMatch& m : r.gemms) lists.push_back(search::legal_candidates(m, tol, h200()));
   search::leave_unplaced_convs(*g, tol, r, lists);
+  search::drop_sm90_convs_beside_gemms(lists);
   std::vector<map::KernelConfig> configs;
   for (const auto& list : lists)
     for (const search::Candidate& c : list)
