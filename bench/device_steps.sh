@@ -11,7 +11,8 @@
 #                     (2026-11-29, workers spawned: 77 s of extension builds + 25 cases x 9 s = 250 s)
 #   isolation:200     tests/isolation (segfault, illegal address, hang, OOM, then honest)
 #   repeatability:450 one ms-scale CUTLASS solution (bf16 8192^3, written by `ucutlass optimize --no-gpu`),
-#                     5 separate harness runs (2026-11-29: 428 s, the extension build included)
+#                     5 separate harness runs (2026-11-30: 120-166 s); REPEAT_FLAGS adds eval flags
+#                     (e.g. --l2-flush=read)
 #   fusion:300        bench/run_gemm_bench.py --only bias_gelu_bf16 (fused bf16 GEMM + bias + GELU vs addmm + gelu)
 #   overhead:240      bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
 #   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates), resumed from
@@ -58,7 +59,7 @@ run_step() {
       local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py
       TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext python3 -m ucutlass_harness.prebuild "$sol" >/dev/null 2>&1
       timeout "${secs:-450}" python3 bench/repeatability.py problems/level1/014_gemm_bf16_inputs.py "$sol" --runs 5 \
-        --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 || rc=$? ;;
+        --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 ${REPEAT_FLAGS:-} || rc=$? ;;
     overhead)
       # The repeatability solution (bf16 8192^3) beside eager: host launch cost vs GPU time.
       local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py

@@ -60,6 +60,9 @@ def _add_eval_options(p):
                                      "(a comma list, or 'all' = every visible GPU); default: --device alone")
     p.add_argument("--device-type", choices=["cuda", "cpu"], default="cuda",
                    help="cpu runs the same checks with wall-clock timing (for tests without a GPU)")
+    p.add_argument("--l2-flush", choices=["write", "read"], default="write",
+                   help="how L2 is emptied before each timed call: write a buffer twice its size (default; "
+                        "leaves L2 full of dirty lines) or read it (leaves clean lines; an A/B for timing noise)")
     p.add_argument("--timeout", type=float, default=600.0, help="seconds per evaluation worker")
     p.add_argument("--ext-cache", help="TORCH_EXTENSIONS_DIR shared by workers (compile cache)")
     p.add_argument("--prebuild-jobs", type=int, default=None,
@@ -86,7 +89,8 @@ def _eval_task(args, prob, sol, overrides=None):
             "backend": args.backend, "profile": args.profile, "atol": args.atol, "rtol": args.rtol,
             "correct_trials": args.trials, "timing_trials": args.timing_trials, "warmup": args.warmup,
             "baselines": baselines, "timing": not args.no_timing, "sol_ms": over.get("sol_ms", args.sol_ms),
-            "seed": args.seed, "device_index": args.device, "device_type": args.device_type}
+            "seed": args.seed, "device_index": args.device, "device_type": args.device_type,
+            "l2_flush": getattr(args, "l2_flush", "write")}
 
 
 def _worker_env(args):

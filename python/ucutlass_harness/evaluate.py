@@ -201,6 +201,7 @@ class Evaluation:
         self.signals = {}
         self.result = progress.partial
         self._phase_t0 = time.monotonic()
+        self.flush_mode = task.get("l2_flush", "write")
 
     def poison(self, sizes):
         if self.on_cuda:
@@ -507,6 +508,7 @@ class Evaluation:
         audit_inputs = make_inputs(prob, self.seed + 303, "problem", self.device)
         audit_ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in audit_inputs])
         timing = {"method": "cuda-events, device-wide synchronize inside the window, L2 flushed per trial",
+                  "l2_flush": self.flush_mode,
                   "l2_flush_bytes": flush.numel() * 4 if flush is not None else 0, "trials": trials,
                   "warmup": warmup}
         self.result["timing"] = timing
@@ -585,7 +587,10 @@ class Evaluation:
                         if isinstance(a, torch.Tensor):
                             a.copy_(b)
                 if cuda:
-                    flush.zero_()
+                    if self.flush_mode == "read":
+                        flush.sum()  # evicts L2 with clean lines: nothing to write back inside the window
+                    else:
+                        flush.zero_()
                     method = gpu_env.reset_persisting_l2(torch)
                     _SYNC()
                 w0 = _PERF()

@@ -104,3 +104,14 @@ def test_overlap_builds_evaluates_each_solution_once_its_build_ends(tmp_path, mo
             assert records[0]["concurrent_builds"] == 0 and all(r["concurrent_builds"] >= 1 for r in records[1:])
         else:
             assert all("concurrent_builds" not in r for r in records)
+
+
+def test_l2_flush_mode_reaches_the_task(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(worker, "run_task", lambda task, t, e: seen.append(task["l2_flush"]) or {"verdict": "ok"})
+    pairs = _pairs(tmp_path, 1)
+    assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "a"), "--prebuild-jobs", "0"]) == 0
+    assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "b"), "--prebuild-jobs", "0",
+                     "--l2-flush", "read"]) == 0
+    assert seen == ["write", "read"]
+    assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "c"), "--l2-flush", "none"]) == 2
