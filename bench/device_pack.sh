@@ -7,7 +7,8 @@
 #   kernel-cache.tar.xz  build/devtree/build/kernel-cache, if present: kernels nvcc-built here by the
 #                     checks' --build-only, found there under the same key (the device's checkout is
 #                     /work/main as here, so the -I paths in the key match)
-#   NAME.tar.xz       each extra folder given (e.g. a campaign's -o folder to resume)
+#   NAME.tar.xz       each extra folder given (e.g. a campaign's -o folder to resume: unpack the
+#                     saved optimize_out.tgz somewhere, pass its opt_* folder, run with OPTIMIZE_OUT=opt_*)
 #
 #   bench/device_pack.sh [FOLDER ...]      then, on the device: bench/device_unpack.sh
 set -eu
@@ -24,7 +25,8 @@ if [ -d build/devtree/build/kernel-cache ]; then
   tar -C build/devtree/build -cf - kernel-cache | xz -T0 -6 >"$dest/kernel-cache.tar.xz"
 fi
 for folder in "$@"; do
-  tar -cf - "$folder" --exclude torch_extensions | xz -T0 -6 >"$dest/$(basename "$folder").tar.xz"
+  # Unpacked as build/devtree/<basename>, where a campaign's -o folder was (its evals name that path).
+  tar -C "$(dirname "$folder")" -cf - --exclude torch_extensions "$(basename "$folder")" | xz -T0 -6 >"$dest/$(basename "$folder").tar.xz"
 done
 du -sh "$dest"/* | sed 's/^/device_pack: /'
 du -sh "$dest" | sed 's/^/device_pack: total /'
