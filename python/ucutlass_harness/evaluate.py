@@ -646,16 +646,20 @@ class Evaluation:
             if not kernel_events:
                 return {"error": "profiler saw no kernels (CUPTI unavailable?)"}
             harness_stream = kernel_events[0].device_resource_id
-            names, total_us, streams = [], 0.0, {}
+            names, total_us, streams, per_kernel = [], 0.0, {}, {}
             for e in kernel_events[1:]:
                 names.append(e.name)
                 total_us += e.time_range.elapsed_us()
+                per_kernel[e.name] = per_kernel.get(e.name, 0.0) + e.time_range.elapsed_us()
                 streams.setdefault(e.device_resource_id, set()).add(e.name)
             side = sorted(k[:100] for sid, ks in streams.items() if sid != harness_stream
                           for k in ks if kernels.classify(k) == "custom")
             return {"label": label, "calls": calls, "kernel_ms_per_call": total_us / 1e3 / calls,
                     "kernels": kernels.summarize(names), "harness_stream": str(harness_stream),
-                    "streams": sorted(str(s) for s in streams), "side_stream_kernels": side}
+                    "streams": sorted(str(s) for s in streams), "side_stream_kernels": side,
+                    # Where the time goes, longest first: what a cost model's miss is read from.
+                    "per_kernel": [{"name": n[:200], "kind": kernels.classify(n), "ms_per_call": us / 1e3 / calls}
+                                   for n, us in sorted(per_kernel.items(), key=lambda kv: -kv[1])]}
         except Exception as e:
             return {"error": f"{type(e).__name__}: {str(e)[:300]}"}
 
