@@ -30,6 +30,7 @@ its child exits gets that child's group killed too.
 """
 
 import atexit
+import importlib
 import json
 import os
 import select
@@ -84,6 +85,11 @@ def _killpg(pid):
         pass
 
 
+def preload_modules():
+    """Modules the server imports before serving, from UCUTLASS_FORKSERVER_PRELOAD (a comma list)."""
+    return [m.strip() for m in os.environ.get("UCUTLASS_FORKSERVER_PRELOAD", "").split(",") if m.strip()]
+
+
 def _frozen_modules():
     return sorted(m for m in FROZEN_IF_IMPORTED if m in sys.modules)
 
@@ -122,9 +128,9 @@ def env_conflicts(server_env, task_env):
 
 
 class Server:
-    def __init__(self, sock_path):
+    def __init__(self, sock_path, env0=None):
         self.sock_path = sock_path
-        self.env0 = dict(os.environ)
+        self.env0 = dict(os.environ) if env0 is None else dict(env0)
         self.cwd0 = os.getcwd()
         self.path0 = list(sys.path)
         self.argv0 = sys.argv[0]
@@ -348,13 +354,21 @@ class Server:
 
 
 def server_main(sock_path):
-    # Import what workers need, but not torch._dynamo / torch._inductor (see FROZEN_IF_IMPORTED).
+    # Import what workers need, but not torch._dynamo / torch._inductor (see FROZEN_IF_IMPORTED) unless
+    # UCUTLASS_FORKSERVER_PRELOAD names them: every evaluation's profiler imports torch._dynamo, 4.4 s of
+    # its ~7 s on the H200 (2026-11-30). Preloaded, a task whose TORCHINDUCTOR_* / TRITON_* differ from
+    # the server's is refused (refuse_reason) and spawned instead.
+    # Tasks are compared with the environment from before the imports: an import may set a variable
+    # (torch._dynamo sets TORCHINDUCTOR_CACHE_DIR to its default), as it would in a spawned worker too.
+    env0 = dict(os.environ)
     import torch  # noqa: F401
     from . import baselines, evaluate, worker  # noqa: F401
+    for name in preload_modules():
+        importlib.import_module(name)
     if torch.cuda.is_initialized() or cuda_driver_initialized():
         sys.stderr.write("fork server: CUDA got initialized during imports; not serving\n")
         os._exit(3)
-    Server(sock_path).serve()
+    Server(sock_path, env0).serve()
 
 
 # --------------------------------------------------------------------------- client

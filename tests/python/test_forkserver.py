@@ -259,3 +259,25 @@ def test_an_open_nvidia_device_file_means_the_driver_is_initialized(monkeypatch,
     real = os.readlink
     monkeypatch.setattr(os, "readlink", lambda p: "/dev/nvidiactl" if p.endswith("/0") else real(p))
     assert forkserver.cuda_driver_initialized() is True
+
+
+def test_preloaded_dynamo_serves_its_own_env_and_spawns_another(monkeypatch, tmp_path):
+    """UCUTLASS_FORKSERVER_PRELOAD=torch._dynamo: a task with the server's environment is forked with
+    torch._dynamo already imported (the profiler's 4 s import paid once); one whose TORCHINDUCTOR_*
+    differ is refused and spawned, so its inductor settings still take effect."""
+    monkeypatch.setenv("UCUTLASS_FORKSERVER", "1")
+    monkeypatch.setenv("UCUTLASS_FORKSERVER_PRELOAD", "torch._dynamo")
+    saved = forkserver._client, forkserver._client_pid
+    forkserver._new_client()  # a server started with the preload in its environment
+    try:
+        same = fake("probe", env_keys=["UCUTLASS_FORKSERVER"])
+        assert same["worker"]["launch"] == "forkserver", same["worker"].get("launch_note")
+        assert "torch._dynamo" in same["frozen_at_start"]
+        cache = str(tmp_path / "inductor")
+        other = fake("probe", env={"TORCHINDUCTOR_CACHE_DIR": cache}, inductor=True, env_keys=["TORCHINDUCTOR_CACHE_DIR"])
+        assert other["worker"]["launch"] == "spawn"
+        assert "would not take effect" in other["worker"]["launch_note"]
+        assert other["inductor_cache_dir"] == cache
+    finally:
+        forkserver._client.close()
+        forkserver._client, forkserver._client_pid = saved
