@@ -73,8 +73,8 @@ run_step() {
     optimize|optimize_kill)
       local dir=${OPTIMIZE_OUT:-optimize_out} limit=${secs:-540} sig=TERM
       [ "$name" = optimize_kill ] && limit=${secs:-240} && sig=KILL
-      # The fork server imports torch._dynamo once instead of each evaluation's profiler (4.4 s of ~7 s
-      # per evaluation on 2026-11-30); UCUTLASS_FORKSERVER_PRELOAD= (empty) turns it off.
+      # The fork server imports torch._dynamo once instead of each evaluation's profiler (4.4 s on the CPU
+      # machine; the H200's timing phase took 3.8-6.8 s on 2026-11-30); UCUTLASS_FORKSERVER_PRELOAD= turns it off.
       # shellcheck disable=SC2086  # the round and extra flags are words
       UCUTLASS_FORKSERVER_PRELOAD=${UCUTLASS_FORKSERVER_PRELOAD-torch._dynamo} \
       timeout -s $sig "$limit" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
