@@ -24,6 +24,7 @@
 #include "graph/graph_reader.h"
 #include "graph/trace_cache.h"
 #include "map/gemm_match.h"
+#include "report/problem_report.h"
 #include "report/progress.h"
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
@@ -545,10 +546,16 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         }
       }
     }
-    for (size_t i = 0; i < problems.size(); ++i)
-      if (problems[i].skipped.empty())
-        store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, problems[i].compile_ms,
-                               "stopped:" + sched::stop_reason_name(sched::stop_reason(states[i], policy))});
+    for (size_t i = 0; i < problems.size(); ++i) {
+      if (!problems[i].skipped.empty()) continue;
+      store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, problems[i].compile_ms,
+                             "stopped:" + sched::stop_reason_name(sched::stop_reason(states[i], policy))});
+      // report.txt: the predictions, then what the GPU measured (replaced on every run).
+      const std::vector<store::AttemptRow> rows = store->attempts(problems[i].name);
+      const fs::path report = problems[i].dir / "report.txt";
+      if (!rows.empty() && fs::exists(report))
+        write_text(report, report::with_measured_section(read_text(report.string()), report::measured_section(rows, problems[i].sol_ms)));
+    }
   }
 
   int solved = 0;

@@ -1,0 +1,24 @@
+#pragma once
+// The measured half of a problem's report.txt: what its attempts on the GPU
+// gave, written after the GPU step under the ranking model's predictions. A
+// best solution slower than eager PyTorch is said to be one, never a win: it
+// is still written (a KernelBench solution holds a custom kernel), but a user
+// must not mistake it for an improvement.
+#include <string>
+#include <vector>
+
+#include "store/run_store.h"
+
+namespace ucutlass::report {
+
+// The first line of the section; report.txt is cut there before rewriting it.
+inline constexpr const char* kMeasuredHeading = "measured on the GPU";
+
+// `sol_ms` is the problem's t_SOL; eager and torch.compile times come from the
+// rows (each attempt records the baseline it was judged against).
+std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms);
+
+// `report` with its measured section (if any) replaced by `section`.
+std::string with_measured_section(const std::string& report, const std::string& section);
+
+}  // namespace ucutlass::report

@@ -1,0 +1,54 @@
+// The measured section of report.txt, exactly.
+#include "report/problem_report.h"
+
+#include <gtest/gtest.h>
+
+namespace ucutlass::report {
+namespace {
+
+store::AttemptRow row(int seq, const std::string& verdict, double ms, const std::string& config) {
+  store::AttemptRow r;
+  r.seq = seq;
+  r.verdict = verdict;
+  r.time_ms = ms;
+  r.config = config;
+  r.eager_ms = 1.718;
+  r.compile_ms = 1.2;
+  return r;
+}
+
+TEST(ProblemReport, AWin) {
+  const std::vector<store::AttemptRow> rows = {row(1, "incorrect", 0, "sm90a tf32 128x128x32"),
+                                               row(2, "ok", 0.5, "sm80 tf32x3 128x64x16"), row(3, "ok", 0.9, "simt")};
+  EXPECT_EQ(measured_section(rows, 0.1),
+            "measured on the GPU: 3 attempt(s) (incorrect 1, ok 2)\n"
+            "  best: attempt 2, 0.5000 ms  sm80 tf32x3 128x64x16\n"
+            "  vs eager 1.7180 ms: 3.44x\n"
+            "  vs torch.compile 1.2000 ms: 2.40x\n"
+            "  t_SOL 0.1000 ms: t_SOL/t_best 0.200\n");
+}
+
+TEST(ProblemReport, SlowerThanEagerIsNeverAWin) {
+  const std::vector<store::AttemptRow> rows = {row(1, "ok", 2.0048, "sm90a tf32 128x128x32 c2x1x1 warpspecialized")};
+  EXPECT_EQ(measured_section(rows, 0),
+            "measured on the GPU: 1 attempt(s) (ok 1)\n"
+            "  best: attempt 1, 2.0048 ms  sm90a tf32 128x128x32 c2x1x1 warpspecialized\n"
+            "  vs eager 1.7180 ms: 0.86x  (slower: not a win)\n"
+            "  vs torch.compile 1.2000 ms: 0.60x  (slower: not a win)\n");
+}
+
+TEST(ProblemReport, NothingVerified) {
+  EXPECT_EQ(measured_section({row(1, "compile_error", 0, "x")}, 1),
+            "measured on the GPU: 1 attempt(s) (compile_error 1)\n"
+            "  no verified attempt: modelnew.py is the unmeasured best-ranked solution\n");
+}
+
+TEST(ProblemReport, SectionIsReplacedNotAppended) {
+  const std::string predicted = "problem p\nsolution: program abc, estimated 0.3 ms\n";
+  const std::string once = with_measured_section(predicted, "measured on the GPU: 1\n");
+  EXPECT_EQ(once, predicted + "measured on the GPU: 1\n");
+  EXPECT_EQ(with_measured_section(once, "measured on the GPU: 2\n"), predicted + "measured on the GPU: 2\n");
+}
+
+}  // namespace
+}  // namespace ucutlass::report
