@@ -28,9 +28,9 @@ struct KernelConfig {
   int stages = 0;  // 0 = auto
   // Run D^T = B^T * A^T (ir/operand_swap.h): tile and cluster are then the swapped kernel's.
   bool operand_swap = false;
-  // 3xTF32 on sm90a by stacking K (math tf32): the kernel multiplies [A_hi A_hi A_lo] by
+  // 3xTF32 on sm90a by stacking K (math tf32): the kernel multiplies [A_lo A_hi A_hi] by
   // [B_hi; B_lo; B_hi] with k = 3K, where x_hi is x rounded to TF32 and x_lo = x - x_hi, so
-  // A·B = A_hi·B_hi + A_hi·B_lo + A_lo·B_hi up to the dropped A_lo·B_lo (2^-22 relative). The
+  // A·B = A_lo·B_hi + A_hi·B_lo + A_hi·B_hi (small terms first, k_stack.cpp says why) up to the dropped A_lo·B_lo (2^-22 relative). The
   // solution builds the stacked operands (solution/k_stack.h); CUTLASS 4.2 has no SM90
   // 3xTF32 mainloop (only sm80's), and this runs at the wgmma TF32 rate.
   bool k_stack3 = false;

@@ -14,7 +14,7 @@ namespace ucutlass::solution {
 extern const std::string_view kStack3Helpers;
 
 // The stacked form of an operand expression `expr`, stacked along axis `k_dim` ("-1": A's K; "-2": a
-// column-major B's K; "1": a conv's input channels): [hi, hi, lo] for the A side, [hi, lo, hi] for
+// column-major B's K; "1": a conv's input channels): [lo, hi, hi] for the A side, [hi, lo, hi] for
 // the B side. A parameter's stack is built once per version (_ucutlass_stack3_param).
 std::string stacked_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
                             const std::string& expr, bool a_side, const std::string& k_dim);

@@ -38,7 +38,7 @@ def tf32_read(x):  # what a TF32 tensor core takes from an f32 operand
 def test_split_is_exact_and_hi_is_tf32(helpers):
     x = torch.randn(3, 5, 64) * torch.logspace(-20, 20, 64)
     s = helpers["_ucutlass_stack3"](x, True)
-    hi, hi2, lo = s[..., :64], s[..., 64:128], s[..., 128:]
+    lo, hi, hi2 = s[..., :64], s[..., 64:128], s[..., 128:]  # A: [lo, hi, hi], the small terms first
     assert torch.equal(hi, hi2)
     assert int((hi.view(torch.int32) & 8191).abs().sum()) == 0
     assert torch.equal(hi + lo, x)
@@ -55,7 +55,7 @@ def test_b_side_stacks_along_k_of_a_column_major_view(helpers):
 
 def test_inf_and_nan_survive_the_rounding(helpers):
     x = torch.tensor([float("inf"), -float("inf"), float("nan"), 1.0, -0.0])
-    hi = helpers["_ucutlass_stack3"](x, True)[:5]
+    hi = helpers["_ucutlass_stack3"](x, True)[5:10]
     assert math.isinf(hi[0]) and hi[0] > 0 and math.isinf(hi[1]) and hi[1] < 0 and math.isnan(hi[2])
     assert hi[3] == 1.0
 
@@ -110,3 +110,37 @@ def test_conv_channel_stacking_is_channels_last_and_meets_1e4(helpers):
         return int(((out.double() - ref).abs() > 1e-4 + 1e-4 * ref.abs()).sum())
 
     assert bad(stacked) == 0 and bad(plain) > 0
+
+
+def _rz_accumulate(a, b, chunk=8):
+    """a @ b with exact products per K-chunk and an fp32 accumulator rounded toward zero after each
+    chunk: the model of the H200's TF32 tensor-core accumulation that reproduces its measured errors
+    (solution/k_stack.cpp)."""
+    acc = torch.zeros(a.shape[0], b.shape[1], dtype=torch.float32)
+    for k in range(0, a.shape[1], chunk):
+        s = acc.double() + a[:, k:k + chunk].double() @ b[k:k + chunk].double()
+        f = s.float()
+        over = f.double().abs() > s.abs()
+        f[over] = torch.nextafter(f[over], torch.zeros_like(f[over]))
+        acc = f
+    return acc
+
+
+def test_small_terms_first_lose_less_to_a_truncating_accumulator(helpers):
+    g = torch.Generator().manual_seed(11)
+    m, k, n = 8, 2048, 32
+    x = torch.rand(m, k, generator=g)
+    w = (torch.rand(n, k, generator=g) * 2 - 1) / math.sqrt(k)
+    ref = x.double() @ w.double().t()
+    a3 = tf32_read(helpers["_ucutlass_stack3"](x, True))
+    b3 = tf32_read(helpers["_ucutlass_stack3"](w.t(), False, -2).contiguous())
+    kk = k
+    # The same three terms, big first ([hi, hi, lo] x [hi; lo; hi]), as the helper wrote them before.
+    a_big = torch.cat([a3[:, kk:2 * kk], a3[:, 2 * kk:], a3[:, :kk]], 1)
+    b_big = torch.cat([b3[:kk], b3[kk:2 * kk], b3[2 * kk:]], 0)
+
+    def rel(out):
+        return float((out.double() - ref).norm() / ref.norm())
+
+    small_first, big_first = rel(_rz_accumulate(a3, b3)), rel(_rz_accumulate(a_big, b_big))
+    assert small_first < big_first / 2, (small_first, big_first)
