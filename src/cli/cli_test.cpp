@@ -189,6 +189,31 @@ TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   fs::remove_all(out);
 }
 
+TEST(Cli, OptimizeFindsAGraphsProblemFileAboveTheGraphOrSaysItIsMissing) {
+  // The graph names its problem by a relative path: found from the working directory (here the
+  // repository), else from a folder above the graph file; else the problem is skipped, saying so.
+  const fs::path root = fs::temp_directory_path() / ("ucutlass_cli_graph_" + std::to_string(getpid()));
+  fs::create_directories(root / "mine");
+  fs::create_directories(root / "a" / "b");
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "problems/level2/001_gemm_bias_relu.py", root / "mine" / "p.py");
+  std::ifstream in(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/graphs/level2_001_gemm_bias_relu.json");
+  nlohmann::json graph = nlohmann::json::parse(in);
+  graph["problem"]["file"] = "mine/p.py";
+  std::ofstream(root / "a" / "b" / "found.json") << graph.dump();
+  graph["problem"]["file"] = "mine/absent.py";
+  std::ofstream(root / "a" / "b" / "lost.json") << graph.dump();
+  ProcessResult r = ucutlass({"optimize", (root / "a" / "b").string(), "--no-gpu", "--no-compile", "-o", (root / "o").string()});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(fs::exists(root / "o" / "found" / "modelnew.py")) << r.err;
+  EXPECT_FALSE(fs::exists(root / "o" / "lost" / "modelnew.py"));
+  EXPECT_NE(r.err.find("skipped: the problem file 'mine/absent.py' the graph was traced from is not found (relative paths are "
+                       "tried from the working directory and from each folder above the graph file); the solution copies "
+                       "its Model class"),
+            std::string::npos)
+      << r.err;
+  fs::remove_all(root);
+}
+
 TEST(Cli, OptimizeRejectsMissingTargetsEmptyFoldersAndBadBaselines) {
   ProcessResult missing = ucutlass({"optimize", "/no/such/problem.py", "--no-gpu"});
   EXPECT_EQ(missing.exit_code, 2);

@@ -162,6 +162,18 @@ std::pair<double, double> baseline_times(const nlohmann::json& doc, const std::s
   return {pick(level), pick(level + "_compile")};
 }
 
+// The problem file a graph JSON was traced from: as recorded when it exists (absolute, or relative to
+// the working directory), else the same relative path under the graph file's folder or a folder above
+// it (tests/optimize/graphs/*.json name problems/... relative to the repository root), else as recorded.
+std::string problem_of_graph(const std::string& graph_file, const std::string& recorded) {
+  if (recorded.empty() || fs::is_regular_file(recorded) || fs::path(recorded).is_absolute()) return recorded;
+  for (fs::path dir = fs::absolute(graph_file).parent_path(); !dir.empty(); dir = dir.parent_path()) {
+    if (fs::is_regular_file(dir / recorded)) return (dir / recorded).lexically_normal().string();
+    if (dir == dir.parent_path()) break;
+  }
+  return recorded;
+}
+
 // The harness's `nondeterministic_reference` signal fired in this result.
 bool reference_is_nondeterministic(const nlohmann::json& result) {
   if (!result.is_object() || !result.contains("signals") || !result["signals"].is_array()) return false;
@@ -276,7 +288,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       err = t.err;
       if (t.from_cache) std::cerr << "(traced before) ";
     }
-    p.problem_py = file.ends_with(".json") ? p.graph.problem_file : file;
+    p.problem_py = file.ends_with(".json") ? problem_of_graph(file, p.graph.problem_file) : file;
     if (!baselines.is_null()) std::tie(p.eager_ms, p.compile_ms) = baseline_times(baselines, p.problem_py);
     if (!ok) {
       p.skipped = "trace failed: " + err;
@@ -301,6 +313,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (c.empty()) p.skipped = "no legal configuration";
       p.measured.resize(p.candidates.size());
     }
+    if (p.skipped.empty() && !fs::is_regular_file(p.problem_py))
+      p.skipped = "the problem file " + (p.problem_py.empty() ? std::string("(none named in the graph)") : "'" + p.problem_py + "'") +
+                  " the graph was traced from is not found (relative paths are tried from the working directory and from each "
+                  "folder above the graph file); the solution copies its Model class";
     if (p.skipped.empty()) {
       p.source = read_text(p.problem_py);
       solution::SolutionFiles s =
