@@ -154,10 +154,14 @@ def _prebuild_jobs(args, solutions):
     return jobs if jobs > 1 and len(solutions) > 1 else 0
 
 
+def _default_ext_cache(args, out_dir):
+    """Prebuilt extensions must be where the workers look: out_dir/torch_extensions unless --ext-cache."""
+    if not args.ext_cache:
+        args.ext_cache = os.path.join(out_dir, "torch_extensions")
+
+
 def _prebuild(args, solutions, out_dir, jobs, on_done=None):
     from . import prebuild
-    if not args.ext_cache:  # the prebuilt extensions must be where the workers look
-        args.ext_cache = os.path.join(out_dir, "torch_extensions")
     t0 = time.monotonic()
     # Its own limit: a build may take longer than an evaluation is allowed (the first GPU run gave
     # --timeout 30 to a batch whose builds take ~60 s, and the builds were killed unfinished).
@@ -170,6 +174,7 @@ def _maybe_prebuild(args, solutions, out_dir):
     """Build the solutions' extensions in parallel before serial evaluation (prebuild.py)."""
     jobs = _prebuild_jobs(args, solutions)
     if jobs:
+        _default_ext_cache(args, out_dir)
         _prebuild(args, solutions, out_dir, jobs)
 
 
@@ -212,8 +217,8 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     solutions = [pair[1] for pair in pairs]
     jobs = _prebuild_jobs(args, solutions)
     overlap = bool(jobs) and getattr(args, "overlap_builds", False)
-    if jobs and not args.ext_cache:  # the prebuilt extensions must be where the workers look
-        args.ext_cache = os.path.join(out_dir, "torch_extensions")
+    if jobs:
+        _default_ext_cache(args, out_dir)
     env = _worker_env(args)
     if jobs and not overlap:
         _prebuild(args, solutions, out_dir, jobs)

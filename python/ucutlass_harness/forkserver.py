@@ -355,11 +355,12 @@ class Server:
 
 def server_main(sock_path):
     # Import what workers need, but not torch._dynamo / torch._inductor (see FROZEN_IF_IMPORTED) unless
-    # UCUTLASS_FORKSERVER_PRELOAD names them: every evaluation's profiler imports torch._dynamo (4.4 s on the
-    # CPU machine; the H200's timing phase, profiler included, took 3.8-6.8 s on 2026-11-30). Preloaded, a task whose TORCHINDUCTOR_* / TRITON_* differ from
-    # the server's is refused (refuse_reason) and spawned instead.
-    # Tasks are compared with the environment from before the imports: an import may set a variable
-    # (torch._dynamo sets TORCHINDUCTOR_CACHE_DIR to its default), as it would in a spawned worker too.
+    # UCUTLASS_FORKSERVER_PRELOAD names them: every evaluation's profiler imports torch._dynamo (4.4 s
+    # on the CPU machine; the H200's timing phase, profiler included, took 3.8-6.8 s on 2026-11-30).
+    # Preloaded, a task whose TORCHINDUCTOR_* / TRITON_* differ from the server's is refused
+    # (refuse_reason) and spawned instead. Tasks are compared with the environment from before the
+    # imports: an import may set a variable (torch._dynamo sets TORCHINDUCTOR_CACHE_DIR to its
+    # default), as it would in a spawned worker too.
     env0 = dict(os.environ)
     import torch  # noqa: F401
     from . import baselines, evaluate, worker  # noqa: F401

@@ -11,6 +11,20 @@ import os
 import signal
 
 _PR_SET_PDEATHSIG = 1
+# The pid a child is to die with, set by the parent in the child's environment (child_env): a forked
+# child of the fork server, which outlives the server on purpose, never has it.
+PARENT_PID_ENV = "UCUTLASS_PARENT_PID"
+
+
+def child_env(env):
+    """`env` for a child that is to die with this process (arm_from_env in the child)."""
+    return dict(env, **{PARENT_PID_ENV: str(os.getpid())})
+
+
+def arm_from_env(sig=signal.SIGKILL):
+    """die_with_parent for the parent named by child_env; nothing when none is named."""
+    parent = os.environ.get(PARENT_PID_ENV)
+    return die_with_parent(sig, int(parent)) if parent else False
 
 
 def die_with_parent(sig=signal.SIGKILL, parent=None):

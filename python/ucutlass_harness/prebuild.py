@@ -21,14 +21,15 @@ import subprocess
 import sys
 import time
 
+from . import lifeline
+
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _import_one(path, ext_cache, timeout_s):
-    env = dict(os.environ, TORCH_EXTENSIONS_DIR=os.path.abspath(ext_cache))
+    env = lifeline.child_env(dict(os.environ, TORCH_EXTENSIONS_DIR=os.path.abspath(ext_cache)))
     env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     start = time.monotonic()
-    env["UCUTLASS_PARENT_PID"] = str(os.getpid())
     proc = subprocess.Popen([sys.executable, "-m", "ucutlass_harness.prebuild", path], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env, start_new_session=True)
     try:
@@ -98,11 +99,10 @@ def _main(argv):
     if len(argv) != 1:
         print("usage: python3 -m ucutlass_harness.prebuild SOLUTION", file=sys.stderr)
         return 2
-    from . import lifeline, problem
+    from . import problem
     # Dies with the harness that started it, taking its compilers along (lifeline.py).
     signal.signal(signal.SIGTERM, lifeline.terminate_group_and_exit)
-    parent = os.environ.get("UCUTLASS_PARENT_PID")
-    lifeline.die_with_parent(signal.SIGTERM, int(parent) if parent else None)
+    lifeline.arm_from_env(signal.SIGTERM)
     problem.load_module(argv[0], "prebuild")
     return 0
 

@@ -28,7 +28,7 @@ import tempfile
 import time
 import traceback
 
-from . import forkserver
+from . import forkserver, lifeline
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TAIL_CHARS = 4000
@@ -70,7 +70,7 @@ def _spawn(argv, env, out_path, err_path, timeout_s):
     cmd = [sys.executable, "-m", "ucutlass_harness", "_worker"] + argv
     with open(out_path, "wb") as out_f, open(err_path, "wb") as err_f:
         proc = subprocess.Popen(cmd, stdout=out_f, stderr=err_f, stdin=subprocess.DEVNULL,
-                                env=dict(env, UCUTLASS_SPAWNED_BY=str(os.getpid())), start_new_session=True)
+                                env=lifeline.child_env(env), start_new_session=True)
         timed_out = False
         try:
             proc.wait(timeout=timeout_s)
@@ -219,10 +219,7 @@ def worker_main(task_path, result_path, progress_path=None):
     # A spawned worker must not outlive the harness that waits for it (lifeline.py). A forked one
     # is the fork server's child and outlives it on purpose; the server kills it when its client,
     # the harness, disconnects.
-    spawned_by = os.environ.get("UCUTLASS_SPAWNED_BY")
-    if spawned_by:
-        from . import lifeline
-        lifeline.die_with_parent(parent=int(spawned_by))
+    lifeline.arm_from_env()
     progress = Progress(progress_path)
     task = _read_json(task_path) or {}
     progress.phase("startup")

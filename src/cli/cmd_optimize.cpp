@@ -8,8 +8,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <set>
 
@@ -174,10 +174,11 @@ std::string problem_of_graph(const std::string& graph_file, const std::string& r
   return recorded;
 }
 
-// The harness's `nondeterministic_reference` signal fired in this result.
-bool reference_is_nondeterministic(const nlohmann::json& result) {
-  if (!result.is_object() || !result.contains("signals") || !result["signals"].is_array()) return false;
-  for (const nlohmann::json& s : result["signals"])
+// The harness's `nondeterministic_reference` signal fired among `signals` (a result's "signals" array,
+// as the store keeps it beside the result).
+bool reference_is_nondeterministic(const nlohmann::json& signals) {
+  if (!signals.is_array()) return false;
+  for (const nlohmann::json& s : signals)
     if (s.is_object() && s.value("name", "") == "nondeterministic_reference" && s.value("fired", false)) return true;
   return false;
 }
@@ -301,9 +302,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (p.matches.gemms.empty()) p.skipped = "no GEMM or convolution to map; no custom kernel, so no solution";
     }
     if (p.skipped.empty()) {
-      for (const map::GemmMatch& m : p.matches.gemms) p.candidates.push_back(search::legal_candidates(m, *tol, gpu.profile));
-      search::leave_unplaced_convs(p.graph, *tol, p.matches, p.candidates);
-      search::drop_sm90_convs_beside_gemms(p.candidates);
+      p.candidates = search::candidate_lists(p.graph, *tol, gpu.profile, p.matches);
       if (p.matches.gemms.empty()) {
         p.skipped = "no kernel can be emitted:";
         for (const std::string& n : p.matches.notes) p.skipped += " " + n + ";";
@@ -354,13 +353,15 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   } else {
     sched::Policy policy{a.epsilon, a.window, a.budget, a.suite_budget};
     std::vector<sched::ProblemState> states(problems.size());
+    int resumed = 0;  // attempts an earlier run recorded
     for (size_t i = 0; i < problems.size(); ++i) {
       states[i].name = problems[i].name;
       states[i].sol_ms = problems[i].sol_ms;
       states[i].exhausted = !problems[i].skipped.empty();
       states[i].eager_ms = problems[i].eager_ms;
       for (const store::AttemptRow& r : store->attempts(problems[i].name)) {
-        if (reference_is_nondeterministic(nlohmann::json::parse(r.result_json, nullptr, false))) states[i].exhausted = true;
+        ++resumed;
+        if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;
         if (states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
@@ -411,13 +412,11 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         for (size_t k = 0; k < round_pairs.size(); ++k) {
           if (!round_pairs[k].is_object() || !round_pairs[k].contains("solution")) continue;
           const fs::path solution = round_pairs[k]["solution"].get<std::string>();
-          char index[16];
+          char index[32];  // "%03zu_": any size_t fits
           std::snprintf(index, sizeof index, "%03zu_", k);
           unrecorded[solution.lexically_normal().string()] = (round_dir.path() / (index + solution.stem().string() + ".json")).string();
         }
       }
-    int resumed = 0;
-    for (const Problem& p : problems) resumed += static_cast<int>(store->attempts(p.name).size());
     if (resumed > 0)
       std::cerr << "resuming: " << resumed << " attempt(s) already in " << store_path << " (never repeated)\n";
     // Up to `room` new attempts of problem i; candidates the store already has
@@ -545,7 +544,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (states[i].eager_ms <= 0 && row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
         if (p.compile_ms <= 0 && row.compile_ms > 0) p.compile_ms = row.compile_ms;
         sched::record_attempt(states[i], correct ? std::optional<double>(row.time_ms) : std::nullopt);
-        if (reference_is_nondeterministic(result) && !states[i].exhausted) {
+        if (result.contains("signals") && reference_is_nondeterministic(result["signals"]) && !states[i].exhausted) {
           // Two runs of the problem's own model disagree (active dropout, random ops): no candidate
           // can ever be verified, so its budget goes to the others.
           states[i].exhausted = true;

@@ -31,16 +31,14 @@ bool slurp(const fs::path& path, std::string* text) {
 // The harness modules the tracer runs; their bytes go into every key.
 std::string tracer_sources_digest() {
   static const std::string digest = [] {
-    Sha256 h;
+    std::string all;
     const fs::path dir = fs::path(find_install_dir("python")) / "ucutlass_harness";
     for (const char* name : {"tracer.py", "problem.py", "cli.py"}) {
       std::string text;
-      h.update(std::string(name) + ":");
-      if (slurp(dir / name, &text)) h.update(std::to_string(text.size()) + ":" + text);
+      all += std::string(name) + ":";
+      if (slurp(dir / name, &text)) all += std::to_string(text.size()) + ":" + text;
     }
-    std::string out;
-    for (uint8_t b : h.finish()) out += "0123456789abcdef"[b >> 4], out += "0123456789abcdef"[b & 15];
-    return out;
+    return sha256_hex(all);
   }();
   return digest;
 }

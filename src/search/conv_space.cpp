@@ -158,4 +158,13 @@ size_t drop_sm90_convs_beside_gemms(std::vector<std::vector<Candidate>>& lists) 
   return dropped;
 }
 
+std::vector<std::vector<Candidate>> candidate_lists(const graph::OpGraph& g, sol::ToleranceProfile tolerance,
+                                                    const sol::GpuProfile& gpu, map::MatchReport& r) {
+  std::vector<std::vector<Candidate>> lists;
+  for (const map::GemmMatch& m : r.gemms) lists.push_back(legal_candidates(m, tolerance, gpu));
+  leave_unplaced_convs(g, tolerance, r, lists);
+  drop_sm90_convs_beside_gemms(lists);
+  return lists;
+}
+
 }  // namespace ucutlass::search

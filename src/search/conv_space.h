@@ -57,4 +57,10 @@ void leave_unplaced_convs(const graph::OpGraph& g, sol::ToleranceProfile toleran
 // Returns how many candidates were dropped.
 size_t drop_sm90_convs_beside_gemms(std::vector<std::vector<Candidate>>& lists);
 
+// Every match's ranked legal candidates as `optimize` takes them: legal_candidates per match, then
+// leave_unplaced_convs (which may move conv matches of `r` to its notes) and
+// drop_sm90_convs_beside_gemms. One list per remaining match of `r`.
+std::vector<std::vector<Candidate>> candidate_lists(const graph::OpGraph& g, sol::ToleranceProfile tolerance,
+                                                    const sol::GpuProfile& gpu, map::MatchReport& r);
+
 }  // namespace ucutlass::search

@@ -34,10 +34,7 @@ graph::OpGraph load_fixture(const std::string& name) {
 std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
   graph::OpGraph g = load_fixture(fixture);
   map::MatchReport r = map::match_gemms(g);
-  std::vector<std::vector<Candidate>> lists;
-  for (const map::GemmMatch& m : r.gemms) lists.push_back(legal_candidates(m, tol, h200()));
-  leave_unplaced_convs(g, tol, r, lists);
-  drop_sm90_convs_beside_gemms(lists);
+  const std::vector<std::vector<Candidate>> lists = candidate_lists(g, tol, h200(), r);
   std::string s;
   for (size_t i = 0; i < r.gemms.size(); ++i) {
     const map::GemmMatch& m = r.gemms[i];

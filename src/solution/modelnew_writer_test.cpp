@@ -34,10 +34,7 @@ SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile to
   EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + fixture + ".json", g, &err))
       << err;
   map::MatchReport r = map::match_gemms(*g);
-  std::vector<std::vector<search::Candidate>> lists;
-  for (const map::GemmMatch& m : r.gemms) lists.push_back(search::legal_candidates(m, tol, h200()));
-  search::leave_unplaced_convs(*g, tol, r, lists);
-  search::drop_sm90_convs_beside_gemms(lists);
+  const std::vector<std::vector<search::Candidate>> lists = search::candidate_lists(*g, tol, h200(), r);
   std::vector<map::KernelConfig> configs;
   for (const auto& list : lists)
     for (const search::Candidate& c : list)

@@ -35,7 +35,9 @@ def _parent_script(tmp_path, child_body):
     parent = tmp_path / "parent.py"
     parent.write_text(textwrap.dedent(f"""
         import os, subprocess, sys, time
-        env = dict(os.environ, PYTHONPATH={PYTHON_DIR!r}, UCUTLASS_PARENT_PID=str(os.getpid()))
+        sys.path.insert(0, {PYTHON_DIR!r})
+        from ucutlass_harness import lifeline
+        env = lifeline.child_env(dict(os.environ, PYTHONPATH={PYTHON_DIR!r}))
         p = subprocess.Popen([sys.executable, {str(child)!r}], env=env, start_new_session=True)
         time.sleep(600)
     """))
@@ -47,7 +49,7 @@ def test_a_child_in_its_own_session_dies_with_its_parent(tmp_path):
     parent = _parent_script(tmp_path, f"""
         import os, time
         from ucutlass_harness import lifeline
-        assert lifeline.die_with_parent(parent=int(os.environ["UCUTLASS_PARENT_PID"]))
+        assert lifeline.arm_from_env()
         open({str(pids)!r}, "w").write(str(os.getpid()))
         time.sleep(600)
     """)
@@ -68,7 +70,7 @@ def test_a_build_stops_its_compilers_and_runs_its_finally_blocks(tmp_path):
         import os, signal, subprocess, time
         from ucutlass_harness import lifeline
         signal.signal(signal.SIGTERM, lifeline.terminate_group_and_exit)
-        lifeline.die_with_parent(signal.SIGTERM, int(os.environ["UCUTLASS_PARENT_PID"]))
+        assert lifeline.arm_from_env(signal.SIGTERM)
         compiler = subprocess.Popen(["sleep", "600"])  # stands in for ninja / nvcc, in our group
         try:
             open({str(pids)!r}, "w").write(f"{{os.getpid()}} {{compiler.pid}}")
