@@ -7,7 +7,8 @@
 #
 #   bench/device_parallel.sh OUT "[VAR=VALUE ...] STEP[:SECS] ..." ["[VAR=VALUE ...] STEP[:SECS] ..." ...]
 #
-# Leading VAR=VALUE words set that stream's environment only, e.g. two campaigns side by side:
+# Leading VAR=VALUE words set that stream's environment only (later ones set it for the steps after
+# them, see bench/device_steps.sh), e.g. two campaigns side by side:
 #   "OPTIMIZE_OUT=opt_v01 OPTIMIZE_FLAGS=--profile=kernelbench-v0.1 optimize:540" "OPTIMIZE_OUT=opt_kb optimize:540"
 #
 # Steps that time kernels run beside another stream's builds: each timing process keeps its own

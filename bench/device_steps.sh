@@ -3,7 +3,7 @@
 # call (10 minutes at most) runs exactly the steps it has time for and copies every result JSON
 # to OUT (the device tool's $OUT), ready to commit under bench/results/.
 #
-#   bench/device_steps.sh OUT STEP[:SECONDS] ...
+#   bench/device_steps.sh OUT [VAR=VALUE] STEP[:SECONDS] ...   (VAR=VALUE: for the steps after it)
 #
 # Steps (each killed at its SECONDS, default shown; a killed step keeps what it wrote):
 #   baselines:480     eager + torch.compile for problems/, resumed from bench/results/baselines-h200.json
@@ -97,4 +97,9 @@ run_step() {
 }
 
 export PYTHONPATH=$root/python${PYTHONPATH:+:$PYTHONPATH}
-for step in "$@"; do run_step "$step"; done
+for step in "$@"; do
+  # A VAR=VALUE word sets VAR for the steps after it, e.g. an A/B of eval flags in one stream:
+  #   REPEAT_FLAGS=--warmup-ms=0 repeatability:200 REPEAT_FLAGS= repeatability:200
+  if [[ $step =~ ^[A-Z_][A-Z0-9_]*= ]]; then export "${step?}"; continue; fi
+  run_step "$step"
+done

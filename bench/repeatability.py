@@ -42,7 +42,20 @@ def main():
                    "eval_flags": eval_flags, "runs": runs, "summary": summary}
         out.write_text(json.dumps(out_doc, indent=2) + "\n")
 
+    def gpu_state():
+        # Clocks, power and temperature around each run: a ms-scale GEMM near the power limit runs
+        # at whatever clock the GPU settles at, so these explain a run that differs.
+        fields = "clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active"
+        try:
+            line = subprocess.run(["nvidia-smi", f"--query-gpu={fields}", "--format=csv,noheader,nounits",
+                                   "-i", os.environ.get("CUDA_VISIBLE_DEVICES", "0").split(",")[0]],
+                                  capture_output=True, text=True, timeout=20).stdout.strip().splitlines()
+            return dict(zip(fields.split(","), (v.strip() for v in line[0].split(",")))) if line else None
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+
     for i in range(args.runs):
+        before = gpu_state()
         cmd = [sys.executable, "-m", "ucutlass_harness", "eval", args.problem, args.solution, "--json",
                "--baselines", "none", *eval_flags]
         try:
@@ -59,7 +72,8 @@ def main():
                      "stream_only_median_ms": (cand.get("stream_only") or {}).get("median_ms"),
                      "kernel_only_ms": (timing.get("kernel_only_candidate") or {}).get("kernel_ms_per_call"),
                      "spread_p90_p10": cand.get("spread"), "num_trials": cand.get("num_trials"),
-                     "signals_fired": fired, "wall_s": (result.get("worker") or {}).get("wall_s")})
+                     "signals_fired": fired, "wall_s": (result.get("worker") or {}).get("wall_s"),
+                     "warm_up": cand.get("warm_up"), "gpu_before": before, "gpu_after": gpu_state()})
         print(f"run {i}: verdict {runs[-1]['verdict']} median {runs[-1]['median_ms']} ms "
               f"(stream only {runs[-1]['stream_only_median_ms']}, kernels {runs[-1]['kernel_only_ms']})"
               + "".join(f"\n  {k}: {v}" for k, v in fired.items()), flush=True)
@@ -70,6 +84,11 @@ def main():
         mid = statistics.median(medians)
         summary = {"runs_timed": len(medians), "median_of_medians_ms": mid, "min_ms": min(medians),
                    "max_ms": max(medians), "spread": (max(medians) - min(medians)) / mid}
+        for key in ("stream_only_median_ms", "kernel_only_ms"):
+            vals = [r[key] for r in runs if isinstance(r.get(key), (int, float))]
+            if vals:
+                summary[key.replace("_median_ms", "").replace("_ms", "") + "_spread"] = \
+                    (max(vals) - min(vals)) / statistics.median(vals)
     write(summary)
     print(json.dumps(summary, indent=1))
     print(f"wrote {out}")

@@ -84,6 +84,21 @@ def test_cpu_evaluation_verdicts(problem_file, tmp_path, name):
         assert not any(s["fired"] for s in r["signals"] if s["kind"] == "gaming")
 
 
+def test_time_based_warm_up_runs_before_timing(problem_file, tmp_path):
+    # warmup_ms keeps calling (untimed) until that much wall time has passed; off by default on the CPU.
+    prefix, body, _ = CANDIDATES["honest"]
+    sol = tmp_path / "honest.py"
+    sol.write_text(IMPORTS + prefix + HEAD + "\n    def forward(self, x):\n" + body)
+    base = {"kind": "eval", "problem": problem_file, "solution": str(sol), "backend": "any", "device_type": "cpu",
+            "correct_trials": 1, "timing_trials": 3, "warmup": 1, "baselines": ["eager"], "seed": 42}
+    r = worker.run_task(dict(base, warmup_ms=150), 120)
+    for who in ("candidate", "eager"):
+        warm = r["timing"][who]["warm_up"]
+        assert warm["ms"] >= 150 and warm["calls"] >= 1, warm
+    r = worker.run_task(base, 120)
+    assert r["timing"]["candidate"]["warm_up"]["calls"] == 0
+
+
 def test_trace_linear_relu_problem():
     g = tracer.trace_problem(os.path.join(REPO, "problems", "level2", "001_gemm_bias_relu.py"))
     assert (g["format"], g["version"], g["dialect"], g["tracer"]) == ("ucutlass-opgraph", 1, "aten", "torch.export")
