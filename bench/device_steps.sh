@@ -12,7 +12,7 @@
 #   isolation:200     tests/isolation (segfault, illegal address, hang, OOM, then honest)
 #   repeatability:450 one ms-scale CUTLASS solution (bf16 8192^3, written by `ucutlass optimize --no-gpu`),
 #                     5 separate harness runs (2026-11-30: 120-166 s); REPEAT_FLAGS adds eval flags
-#                     (e.g. --l2-flush=read)
+#                     (e.g. --l2-flush=read), REPEAT_PROBLEM picks another problem
 #   fusion:300        bench/run_gemm_bench.py --only bias_gelu_bf16 (fused bf16 GEMM + bias + GELU vs addmm + gelu)
 #   overhead:240      bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
 #   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates), resumed from
@@ -55,10 +55,15 @@ run_step() {
       timeout "${secs:-360}" python3 bench/run_adversarial.py "tests/$name" --out "$out" --baselines none \
         --prebuild-jobs "$jobs" --ext-cache /tmp/ucutlass-ext --timeout 60 || rc=$? ;;
     repeatability)
-      "$bin" optimize problems/level1/014_gemm_bf16_inputs.py --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
-      local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py
+      # REPEAT_PROBLEM picks another problem (default: the power-bound bf16 8192^3 GEMM).
+      local prob=${REPEAT_PROBLEM:-problems/level1/014_gemm_bf16_inputs.py}
+      local slug
+      slug=$(basename "$(dirname "$prob")")_$(basename "$prob" .py)
+      "$bin" optimize "$prob" --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
+      local sol=/tmp/ucutlass-rep/$slug/modelnew.py
       TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext python3 -m ucutlass_harness.prebuild "$sol" >/dev/null 2>&1
-      timeout "${secs:-450}" python3 bench/repeatability.py problems/level1/014_gemm_bf16_inputs.py "$sol" --runs 5 \
+      # shellcheck disable=SC2086  # REPEAT_FLAGS are words
+      timeout "${secs:-450}" python3 bench/repeatability.py "$prob" "$sol" --runs 5 \
         --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 ${REPEAT_FLAGS:-} || rc=$? ;;
     overhead)
       # The repeatability solution (bf16 8192^3) beside eager: host launch cost vs GPU time.

@@ -10,6 +10,7 @@
 #include "ir/operand_swap.h"
 #include "search/conv_space.h"
 #include "search/cost_model.h"
+#include "search/refine.h"
 
 namespace ucutlass::search {
 
@@ -81,12 +82,24 @@ std::vector<Shape3> sm80_tiles(MathPath math, graph::DType in) {
 
 }  // namespace
 
-std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance) {
+std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance, int64_t input_only_k) {
   if (in != graph::DType::f32) return {{Arch::sm90a, MathPath::tensor_op, false}};
-  // Under 1e-2 plain TF32 passes (gpu.md), so sm80 runs it too (one pass, not 3xTF32's three) where
-  // sm90a has no kernel: strided dgrad, grouped convs, misaligned rows.
-  if (tolerance == sol::ToleranceProfile::kernelbench_v01)
-    return {{Arch::sm90a, MathPath::tf32, false}, {Arch::sm80, MathPath::tf32, false}, {Arch::sm80, MathPath::tf32x3, false}};
+  if (tolerance == sol::ToleranceProfile::kernelbench_v01) {
+    // Under 1e-2 plain TF32 passes the problem's own inputs (gpu.md), so sm80 runs it too (one pass,
+    // not 3xTF32's three) where sm90a has no kernel: strided dgrad, grouped convs, misaligned rows.
+    // But the harness also redraws every input as N(0, 1): with both operands inputs (no parameter
+    // to keep the output small) TF32's error grows as sqrt(K) while atol stays 1e-2, and it failed
+    // there on every such level-1 GEMM of the suite (H200, 2026-11-30, K = 4096: 0.9 % of elements
+    // off by up to 0.11). Then TF32 is only a probe and K-stacked 3xTF32 the honest path.
+    if (input_only_k >= kTf32InputOnlyK)
+      return {{Arch::sm90a, MathPath::tf32, false, true},
+              {Arch::sm80, MathPath::tf32x3, false},
+              {Arch::sm90a, MathPath::tf32, true}};
+    return {{Arch::sm90a, MathPath::tf32, false},
+            {Arch::sm80, MathPath::tf32, false},
+            {Arch::sm90a, MathPath::tf32, false, true},
+            {Arch::sm80, MathPath::tf32x3, false}};
+  }
   // Under 1e-4: 3xTF32, as sm80's mainloop and as sm90a TF32 over K-stacked split operands (near-f32
   // accuracy at the wgmma rate, a third of TF32's speed), exact SIMT, and plain TF32 as a probe.
   return {{Arch::sm80, MathPath::tf32x3, false},
@@ -155,7 +168,8 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
   SpaceStats local;
   std::vector<Candidate> out;
   std::set<std::string> hashes;
-  for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance)) {
+  const int64_t input_only_k = !m.a.parameter && !m.b.parameter ? m.k : 0;
+  for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k)) {
     for (const KernelConfig& c : enumerate_configs(m, path)) {
       ++local.enumerated;
       std::string dsl = map::kernel_dsl(m, c);
@@ -230,12 +244,16 @@ std::vector<const Candidate*> diverse_top(const std::vector<Candidate>& ranked, 
       take(c);
       break;
     }
+  // Paths more accurate than the best's come first: a batch of two then holds a hedge against the
+  // best path missing the tolerance (two TF32 kernels on two architectures fail together).
   std::set<std::tuple<ir::Arch, ir::MathPath, bool>> paths;
   if (best) paths.insert({best->config.arch, best->config.math, best->config.k_stack3});
-  for (const Candidate& c : ranked)
-    if (best && !c.speculative && c.estimate_s <= 3 * best->estimate_s &&
-        paths.insert({c.config.arch, c.config.math, c.config.k_stack3}).second)
-      take(c);
+  for (const bool more_accurate : {true, false})
+    for (const Candidate& c : ranked)
+      if (best && !c.speculative && c.estimate_s <= 3 * best->estimate_s &&
+          (accuracy_rank(c.config) > accuracy_rank(best->config)) == more_accurate &&
+          paths.insert({c.config.arch, c.config.math, c.config.k_stack3}).second)
+        take(c);
   for (const Candidate& c : ranked)
     if (!c.speculative && !seen.count(family(c.config))) take(c);
   return out;

@@ -31,18 +31,25 @@ TEST(MathPaths, FollowTheTolerance) {
   struct Row {
     graph::DType in;
     sol::ToleranceProfile tol;
+    int64_t input_only_k;
     std::string expected;
   };
   const Row rows[] = {
-      {graph::DType::f32, sol::ToleranceProfile::kernelbench,
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench, 0,
        "sm80/tf32x3 sm80/simt sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
-      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, "sm90a/tf32 sm80/tf32 sm80/tf32x3 "},
-      {graph::DType::bf16, sol::ToleranceProfile::kernelbench, "sm90a/tensor_op "},
-      {graph::DType::f16, sol::ToleranceProfile::kernelbench_v01, "sm90a/tensor_op "},
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, 0,
+       "sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
+      // Both operands inputs, K = 4096: TF32 misses 1e-2 in the N(0, 1) trial, so it is only a probe.
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, 4096,
+       "sm90a/tf32(k-stacked) sm80/tf32x3 sm90a/tf32(speculative) "},
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, kTf32InputOnlyK - 1,
+       "sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
+      {graph::DType::bf16, sol::ToleranceProfile::kernelbench, 0, "sm90a/tensor_op "},
+      {graph::DType::f16, sol::ToleranceProfile::kernelbench_v01, 4096, "sm90a/tensor_op "},
   };
   for (const Row& r : rows) {
     std::string got;
-    for (const MathChoice& m : allowed_math_paths(r.in, r.tol))
+    for (const MathChoice& m : allowed_math_paths(r.in, r.tol, r.input_only_k))
       got += std::string(ir::name_of(m.arch)) + "/" + std::string(ir::name_of(m.math)) + (m.speculative ? "(speculative)" : "") +
              (m.k_stack3 ? "(k-stacked)" : "") + " ";
     EXPECT_EQ(got, r.expected);
@@ -79,6 +86,23 @@ TEST(LegalCandidates, SpeculativeProbeIsOnePerBatch) {
   EXPECT_TRUE(top[1]->speculative) << top[1]->config.summary();       // then the plain TF32 probe
   // ... and sm80's 3xTF32, the other honest path within 3x, in case the first fails on the GPU.
   EXPECT_TRUE(std::any_of(top.begin(), top.end(), [](const Candidate* x) { return x->config.math == ir::MathPath::tf32x3; }));
+}
+
+TEST(LegalCandidates, FirstBatchHedgesAnInputOnlyTf32GemmUnderV01) {
+  // level1_001 multiplies two inputs (K = 4096): under 1e-2 K-stacked 3xTF32 leads, and the batch of
+  // two holds the plain TF32 probe, not a second TF32 kernel that would miss with the first.
+  std::vector<Candidate> c = legal_candidates(fixture_gemm("level1_001_gemm_square_4096"), sol::ToleranceProfile::kernelbench_v01, h200());
+  std::vector<const Candidate*> top = diverse_top(c, 2);
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_TRUE(top[0]->config.k_stack3) << top[0]->config.summary();
+  EXPECT_TRUE(top[1]->speculative && !top[1]->config.k_stack3) << top[1]->config.summary();
+  // A Linear (its weight a parameter: outputs stay O(1)) keeps plain TF32 first and not speculative;
+  // the 3xTF32 paths are more than 3x slower there, so no hedge is within reach of it.
+  c = legal_candidates(fixture_gemm("level2_001_gemm_bias_relu"), sol::ToleranceProfile::kernelbench_v01, h200());
+  top = diverse_top(c, 2);
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_EQ(top[0]->config.math, ir::MathPath::tf32);
+  EXPECT_FALSE(top[0]->config.k_stack3 || top[0]->speculative) << top[0]->config.summary();
 }
 
 TEST(Ranking, KnownShapes) {

@@ -156,8 +156,28 @@ BENCH = [
     ("bench_bf16_tile_128x128_c1x2", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 128, 64).with_cluster(1, 2, 1)", 8),
     ("bench_bf16_tile_64x128_c1x1", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(1, 1, 1)", 8),
     ("bench_bf16_tile_128x64_c2x1", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 64, 64).with_cluster(2, 1, 1)", 8),
+    # SM90 convolutions run CUTLASS's non-persistent warp-specialized kernel (one consumer warp group,
+    # no cooperative or ping-pong variant), so a tile's epilogue overlaps another tile's main loop only
+    # when two CTAs share an SM. The automatic stage count fills shared memory (9 stages of 24 KB for
+    # 128x64x64 bf16): one CTA per SM, and the 2026-11-30 run reached 0.72x cuDNN. A 128x64 or 64x128
+    # tile needs 90 registers per thread (ptxas), so with <= 4 stages two CTAs fit by registers and by
+    # shared memory; 128x128 needs ~170 registers, one CTA whatever the stages.
+    ("bench_bf16_tile_128x64_s4", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 64, 64).with_cluster(1, 1, 1)"
+                                  ".with_stages(4)", 8),
+    ("bench_bf16_tile_128x64_s3", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 64, 64).with_cluster(1, 1, 1)"
+                                  ".with_stages(3)", 8),
+    ("bench_bf16_tile_64x128_s4", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(1, 1, 1)"
+                                  ".with_stages(4)", 8),
+    ("bench_bf16_tile_128x128_s4", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 128, 64).with_cluster(1, 1, 1)"
+                                   ".with_stages(4)", 8),
     ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)", 8),
     ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)", 8),
+    ("bench_tf32_tile_128x64_s4", BENCH_PROBLEM + ".with_types(f32).with_tile(128, 64, 32).with_cluster(1, 1, 1)"
+                                  ".with_stages(4)", 8),
+    ("bench_tf32_tile_128x64_s3", BENCH_PROBLEM + ".with_types(f32).with_tile(128, 64, 32).with_cluster(1, 1, 1)"
+                                  ".with_stages(3)", 8),
+    ("bench_tf32_tile_64x128_s4", BENCH_PROBLEM + ".with_types(f32).with_tile(64, 128, 32).with_cluster(1, 1, 1)"
+                                  ".with_stages(4)", 8),
     ("bench_depthwise_f32_022", DEPTHWISE_PROBLEM + ".with_types(f32)", 32),
 ]
 DEVICE = "cuda"

@@ -149,10 +149,20 @@ def check_kernel(lib, sig, torch, fns):
     def ld(t, layout):
         return t.stride(1) if layout == "row" else t.stride(2)
 
+    def tf32_exact(t):
+        # f32 operands multiply on TF32 (10 mantissa bits); operands already exact in TF32 make the
+        # products exact whatever rounding the tensor cores apply, so the reference sees the kernel's
+        # inputs, as it does for bf16 and f16. Otherwise the input rounding (up to 2^-11 relative) leaks
+        # into an ill-conditioned epilogue: sqrt(abs(acc)) near acc = 0 turned it into a 4.8e-3 error
+        # (custom_functions_f32 on the H200, 2026-11-30) that says nothing about the epilogue.
+        if t.dtype != torch.float32:
+            return t
+        return (t.view(torch.int32) & -8192).view(torch.float32)  # clear the low 13 mantissa bits
+
     ins = {i["name"]: i for i in sig["inputs"]}
     scale = 1.0 / math.sqrt(math.sqrt(K))
-    a = matrix(ins["a"]["dtype"], ins["a"]["layout"], M, K, scale)
-    b = matrix(ins["b"]["dtype"], ins["b"]["layout"], K, N, scale)
+    a = tf32_exact(matrix(ins["a"]["dtype"], ins["a"]["layout"], M, K, scale))
+    b = tf32_exact(matrix(ins["b"]["dtype"], ins["b"]["layout"], K, N, scale))
     out = sig["output"]
     d = matrix(out["dtype"], out["layout"], M, N, 0.0)
     p = Params(a=a.data_ptr(), b=b.data_ptr(), d=d.data_ptr(), m=M, n=N, k=K, batch=B, alpha=sig["alpha"],
