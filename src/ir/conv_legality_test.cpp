@@ -6,6 +6,7 @@
 #include "compiler/frontend.h"
 #include "ir/canonical.h"
 #include "ir/conv_problem.h"
+#include "ir/validate_depthwise.h"
 
 namespace ucutlass {
 namespace {
@@ -193,6 +194,21 @@ INSTANTIATE_TEST_SUITE_P(
                                    ".with_warps(8, 1, 1).with_stages(2)",
             {"1:191: 2 stages of the 16x16x128 output tile need 344064 bytes of shared memory (activation tiles grow "
              "with stride and dilation), more than 232448"}},
+        // The epilogue stages the output tile's accumulators in the activation stage just read; f32
+        // accumulators of 16-bit inputs outgrow a stride-1 3x3 stage and overwrite the next tile's
+        // activations (NaN on an H200). More warps round the stage up; f16 accumulators always fit.
+        Row{"sm80_depthwise_epilogue_staging", DW_SM80 ".with_types(f16).with_tile(256, 64, 9).with_warps(16, 1, 1)",
+            {"1:133: the direct convolution's epilogue stages the 16x16x64 output tile's f32 accumulators (65536 "
+             "bytes) in the activation stage it has just read (49152 bytes: 18x18 input pixels in whole 16-byte "
+             "loads of 512 threads); the excess would overwrite the next output tile's activations"}},
+        Row{"sm80_depthwise_epilogue_staging_bf16", DW_SM80 ".with_types(bf16).with_tile(64, 64, 9).with_warps(4, 1, 1)",
+            {"1:134: the direct convolution's epilogue stages the 8x8x64 output tile's f32 accumulators (16384 "
+             "bytes) in the activation stage it has just read (14336 bytes: 10x10 input pixels in whole 16-byte "
+             "loads of 128 threads); the excess would overwrite the next output tile's activations"}},
+        Row{"sm80_depthwise_16_warps", DW_SM80 ".with_types(f16).with_tile(64, 64, 9).with_warps(16, 1, 1)", {}},
+        Row{"sm80_depthwise_16_warps_acc16", DW_SM80 ".with_types(a = f16, acc = f16).with_tile(256, 64, 9)"
+                                             ".with_warps(16, 1, 1)",
+            {}},
         Row{"sm80_depthwise_swizzle", DW_SM80 ".with_types(f32).with_raster(swizzle = 2)", {"1:155: the direct convolution's grid is one row of channel tiles, so it takes no swizzle"}},
         Row{"sm80_depthwise_bias", DW_SM80 ".with_types(f32).with_epilogue(bias(col))", {"1:147: a fused bias is not supported on sm80 in this version"}},
         Row{"sm80_grouped_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
@@ -227,7 +243,8 @@ TEST(ConvProblem, TransposedIsTheForwardDgrad) {
 }
 
 // Depthwise auto settings: 8x8 x 64 channels x all taps on 4 warps, 3 stages; narrower channel tiles
-// for channel counts that 64 does not divide; smaller stages and output tiles for wide strides.
+// for channel counts that 64 does not divide; more warps when the epilogue's accumulators outgrow an
+// activation stage; smaller stages and output tiles for wide strides.
 TEST(ConvProblem, DepthwiseAutoSettings) {
   FrontendResult r = run_frontend(
       "t.dsl", "kernel a = conv2d(fprop, n = 32, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
@@ -235,7 +252,11 @@ TEST(ConvProblem, DepthwiseAutoSettings) {
                "kernel b = conv2d(fprop, n = 2, h = 33, w = 31, c = 48, k = 48, r = 3, s = 3, pad = 1, "
                "groups = 48).with_arch(sm80).with_types(f16)\n"
                "kernel c = conv2d(fprop, n = 2, h = 224, w = 224, c = 64, k = 64, r = 3, s = 3, pad = 1, stride = 3, "
-               "groups = 64).with_arch(sm80).with_types(f32)\n");
+               "groups = 64).with_arch(sm80).with_types(f32)\n"
+               "kernel d = conv2d(fprop, n = 4, h = 30, w = 50, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+               "groups = 64).with_arch(sm80).with_types(f16)\n"
+               "kernel e = conv2d(fprop, n = 4, h = 30, w = 50, c = 64, k = 64, r = 3, s = 3, pad = 1, "
+               "groups = 64).with_arch(sm80).with_types(bf16).with_tile(32, 64, 9)\n");
   ASSERT_TRUE(r.ok) << r.diags->render();
   const ir::GemmKernel& a = r.program.kernels[0];
   EXPECT_EQ(a.math.value, ir::MathPath::simt);
@@ -253,6 +274,19 @@ TEST(ConvProblem, DepthwiseAutoSettings) {
   EXPECT_EQ(c.tile.value, (ir::Shape3{32, 64, 9}));
   EXPECT_EQ(c.warps.value, (ir::Shape3{2, 1, 1}));
   EXPECT_EQ(c.stages.value, 3);
+  // f16 with f32 accumulators, 64 channels, stride 1: on 4 warps the 8x8x64 accumulators (16384 bytes)
+  // outgrow the 10x10 activation stage (7 loads of 128 threads, 14336 bytes); 8 warps round it up to
+  // 4 loads of 256 threads, 16384 bytes.
+  const ir::GemmKernel& d = r.program.kernels[3];
+  EXPECT_EQ(d.tile.value, (ir::Shape3{64, 64, 9}));
+  EXPECT_EQ(d.warps.value, (ir::Shape3{8, 1, 1}));
+  EXPECT_EQ(d.stages.value, 3);
+  EXPECT_EQ(ir::depthwise_epilogue_bytes(d), 16384);
+  EXPECT_EQ(ir::depthwise_activation_stage_bytes(d), 16384);
+  // An explicit 4x8 tile keeps its warps of 16 pixels: 8 loads of 64 threads hold its 8192 bytes.
+  const ir::GemmKernel& e = r.program.kernels[4];
+  EXPECT_EQ(e.warps.value, (ir::Shape3{2, 1, 1}));
+  EXPECT_TRUE(ir::depthwise_epilogue_fits(e));
 }
 
 TEST(ConvProblem, ImplicitGemmExtents) {

@@ -117,19 +117,30 @@ void resolve_sm90(GemmKernel& k) {
 }
 
 // Depthwise: 8x8 output pixels by up to 64 channels per CTA, all r x s taps, warps of 16 pixels
-// (a 4x4, 2x4 or 2x2 thread tile by tile N) and 3 stages. A stride or dilation widens the
-// activation tile in shared memory: then 2 stages, then 4x8 and 4x4 output tiles, until one fits.
+// (a 4x4, 2x4 or 2x2 thread tile by tile N) and 3 stages. The epilogue stages the output tile's
+// accumulators in one activation stage (depthwise_epilogue_fits): when they do not fit (16-bit
+// inputs, f32 accumulators, 64 channels, stride 1), more warps, whose whole loads round the stage
+// up. A stride or dilation widens the activation tile in shared memory: then 2 stages, then 4x8
+// and 4x4 output tiles, until one fits.
 void resolve_sm80_depthwise(GemmKernel& k) {
   const int64_t channels = k.conv->k.value;
   const int tile_n = channels % 64 == 0 ? 64 : channels % 32 == 0 ? 32 : 16;
   const int taps = static_cast<int>(k.conv->filter[1].value * k.conv->filter[2].value);
+  const bool auto_warps = k.warps.is_auto, auto_stages = k.stages.is_auto;
   for (int tile_m : {64, 32, 16}) {
     choose(k.tile, Shape3{tile_m, tile_n, taps});
-    choose(k.warps, Shape3{std::max(k.tile.value.m / 16, 1), 1, 1});
-    for (int stages : {3, 2}) {
-      choose(k.stages, stages);
-      if (depthwise_smem_bytes(k, k.stages.value) <= kSmemCapacityBytes) return;
+    const int first = std::max(k.tile.value.m / 16, 1);
+    for (int warps = first; warps <= (auto_warps ? 16 : first); warps *= 2) {
+      if (auto_warps) k.warps.value = Shape3{warps, 1, 1};
+      if (warps > first && !depthwise_thread_tile_ok(k)) continue;
+      for (int stages : {3, 2}) {
+        if (auto_stages) k.stages.value = stages;
+        if (depthwise_epilogue_fits(k) && depthwise_smem_bytes(k, k.stages.value) <= kSmemCapacityBytes) return;
+      }
     }
+    // Nothing fits this tile: back to its warps of 16 pixels (the validator explains the last try).
+    if (auto_warps) k.warps.value = Shape3{first, 1, 1};
+    if (auto_stages) k.stages.value = 2;
   }
 }
 

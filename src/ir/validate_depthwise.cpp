@@ -134,12 +134,54 @@ class DepthwiseValidator {
       error(k_.stages.span, "the direct convolution's pipeline takes 2 to 8 stages, not " + str(stages), "2 to 8");
       return;
     }
+    if (!depthwise_epilogue_fits(k_)) {
+      check_epilogue_staging(dt);
+      return;
+    }
     const int smem = depthwise_smem_bytes(k_, stages);
     if (smem > kSmemCapacityBytes)
       error(k_.stages.span, str(stages) + " stages of the " + str(dt.out_h) + "x" + str(dt.out_w) + "x" + str(t.n) +
                                 " output tile need " + str(smem) + " bytes of shared memory (activation tiles " +
                                 "grow with stride and dilation), more than " + str(kSmemCapacityBytes),
             "fewer stages, or a smaller tile M or N");
+  }
+
+  // DepthwiseFpropDirectConvMultipleStage hands the epilogue the activation stage it has just read
+  // (smem_base_offset = filter + (tile % stages) * activation stage) and the epilogue writes the whole
+  // output tile's accumulators there; stages are laid out one activation stage apart, so a larger
+  // accumulator tile (16-bit inputs, f32 accumulators, a small halo) overwrites the next tile's
+  // activations, which are already loaded: NaN and garbage in the rows read through them.
+  void check_epilogue_staging(const DepthwiseTiling& dt) {
+    const Shape3& t = k_.tile.value;
+    const ConvProblem& p = p_;
+    const int64_t act_h = (dt.out_h - 1) * p.stride.value[1] + (p.filter[1].value - 1) * p.dilation.value[1] + 1;
+    const int64_t act_w = (dt.out_w - 1) * p.stride.value[2] + (p.filter[2].value - 1) * p.dilation.value[2] + 1;
+    // The largest tile M up to this one, with the warp counts that fit it at these stages.
+    std::string legal;
+    for (int m = t.m; m >= 4 && legal.empty(); m /= 2) {
+      std::string warps;
+      for (int w = 1; w <= 16; w *= 2) {
+        GemmKernel alt = k_;
+        alt.tile.value.m = m;
+        alt.warps.value = Shape3{w, 1, 1};
+        if (m % w != 0 || !depthwise_thread_tile_ok(alt) || !depthwise_epilogue_fits(alt) ||
+            depthwise_smem_bytes(alt, alt.stages.value) > kSmemCapacityBytes)
+          continue;
+        warps += (warps.empty() ? "" : ", ") + str(w);
+      }
+      if (!warps.empty())
+        legal = "with_tile(" + str(m) + ", " + str(t.n) + ", " + str(t.k) + ").with_warps(M, 1, 1) with M one of " +
+                warps;
+    }
+    if (k_.a.value == DType::f16 && k_.acc.value == DType::f32)
+      legal += std::string(legal.empty() ? "" : "; or ") + "acc = f16 (accumulators of the input's size always fit)";
+    error(k_.tile.span, "the direct convolution's epilogue stages the " + str(dt.out_h) + "x" + str(dt.out_w) + "x" +
+                            str(t.n) + " output tile's " + tname(k_.acc.value) + " accumulators (" +
+                            str(depthwise_epilogue_bytes(k_)) + " bytes) in the activation stage it has just read (" +
+                            str(depthwise_activation_stage_bytes(k_)) + " bytes: " + str(act_h) + "x" + str(act_w) +
+                            " input pixels in whole 16-byte loads of " + str(32 * k_.warps.value.m) +
+                            " threads); the excess would overwrite the next output tile's activations",
+          legal.empty() ? "accumulators of at most one activation stage" : legal);
   }
 
   void check_settings() {
@@ -176,21 +218,50 @@ DepthwiseTiling depthwise_tiling(const GemmKernel& k) {
   return dt;
 }
 
-int depthwise_smem_bytes(const GemmKernel& k, int stages) {
+namespace {
+
+int64_t activation_stage_bytes(const GemmKernel& k) {
   const DepthwiseTiling dt = depthwise_tiling(k);
   const ConvProblem& p = *k.conv;
-  const int bytes = bits_of(k.a.value) / 8, vec = 16 / bytes;
-  const int threads = 32 * std::max(k.warps.value.m, 1), n = k.tile.value.n;
-  // Depthwise2dFpropDirectConvParams: each thread loads whole 16-byte vectors of the activation tile.
+  const int vec = 128 / bits_of(k.a.value);
+  const int64_t threads = 32 * std::max(k.warps.value.m, 1), n = k.tile.value.n;
+  // Depthwise2dFpropDirectConvParams: each thread loads whole 16-byte vectors of the activation tile
+  // (activation_load_count loads of every thread: activation_size).
   const int64_t act_h = (dt.out_h - 1) * p.stride.value[1] + (p.filter[1].value - 1) * p.dilation.value[1] + 1;
   const int64_t act_w = (dt.out_w - 1) * p.stride.value[2] + (p.filter[2].value - 1) * p.dilation.value[2] + 1;
   const int64_t loads = (n / vec * act_h * act_w + threads - 1) / threads;
-  const int64_t activation = loads * 16 * threads;
-  // The epilogue stages the output tile's accumulators (an estimate: CUTLASS adds a little padding).
-  const int64_t epilogue = int64_t{dt.out_h} * dt.out_w * n * (bits_of(k.acc.value) / 8);
-  const int64_t filter_loads = (int64_t{n} / vec * k.tile.value.k + threads - 1) / threads;
-  const int64_t total = stages * std::max(activation, epilogue) + filter_loads * 16 * threads;
-  return static_cast<int>(std::min<int64_t>(total, 1 << 30));
+  return loads * 16 * threads;
+}
+
+// EpilogueDepthwise::SharedStorage: the output tile's accumulators, out_h * out_w x N, no padding.
+int64_t epilogue_bytes(const GemmKernel& k) {
+  const DepthwiseTiling dt = depthwise_tiling(k);
+  return int64_t{dt.out_h} * dt.out_w * k.tile.value.n * (bits_of(k.acc.value) / 8);
+}
+
+int clamp_int(int64_t v) { return static_cast<int>(std::min<int64_t>(v, 1 << 30)); }
+
+}  // namespace
+
+int depthwise_activation_stage_bytes(const GemmKernel& k) { return clamp_int(activation_stage_bytes(k)); }
+
+int depthwise_epilogue_bytes(const GemmKernel& k) { return clamp_int(epilogue_bytes(k)); }
+
+bool depthwise_epilogue_fits(const GemmKernel& k) { return epilogue_bytes(k) <= activation_stage_bytes(k); }
+
+bool depthwise_thread_tile_ok(const GemmKernel& k) {
+  const DepthwiseTiling dt = depthwise_tiling(k);
+  return dt.out_h > 0 && dt.thread_p > 0 && dt.out_h % dt.thread_p == 0 && dt.out_w % dt.thread_q == 0;
+}
+
+int depthwise_smem_bytes(const GemmKernel& k, int stages) {
+  const int vec = 128 / bits_of(k.a.value);
+  const int64_t threads = 32 * std::max(k.warps.value.m, 1), n = k.tile.value.n;
+  // DirectConvolutionParams::smem_size_: stages x max(activation stage, epilogue staging) + the filters
+  // (DepthwiseFpropFilterDirectConvTileAccessIteratorOptimized::kFilterSize, whole loads of every thread).
+  const int64_t filter_loads = (n / vec * k.tile.value.k + threads - 1) / threads;
+  const int64_t total = stages * std::max(activation_stage_bytes(k), epilogue_bytes(k)) + filter_loads * 16 * threads;
+  return clamp_int(total);
 }
 
 bool validate_depthwise(const GemmKernel& k, Diagnostics& diags) { return DepthwiseValidator(k, diags).run(); }

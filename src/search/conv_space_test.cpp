@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "compiler/frontend.h"
+#include "ir/validate_depthwise.h"
 #include "graph/graph_reader.h"
 #include "map/conv_match.h"
 #include "search/cost_model.h"
@@ -126,6 +127,32 @@ TEST(ConvSpace, UnplacedReasonNamesEveryPath) {
   for (const Candidate& c : depthwise) EXPECT_EQ(c.config.math, ir::MathPath::simt) << c.dsl;
   // A legal conv has no reason.
   EXPECT_EQ(unplaced_reason(first_conv("level1_019_conv2d_3x3"), sol::ToleranceProfile::kernelbench_v01), "");
+}
+
+// A 16-bit depthwise conv (level1_022 in f16): the space holds no kernel whose f32 accumulators
+// outgrow the activation stage the epilogue stages them in (validate_depthwise.h); 8x16 output tiles of
+// 64 channels never fit and are dropped, 8x8 ones take 8 warps instead of 4.
+TEST(ConvSpace, DepthwiseEpilogueFitsAnActivationStage) {
+  map::GemmMatch m = first_conv("level1_022_conv2d_depthwise");
+  m.in = m.out = graph::DType::f16;
+  SpaceStats stats;
+  const std::vector<Candidate> list = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200(), &stats);
+  ASSERT_FALSE(list.empty());
+  EXPECT_LT(stats.legal, stats.enumerated);
+  bool tile64x64 = false;
+  for (const Candidate& c : list) {
+    FrontendResult fe = run_frontend("c.dsl", c.dsl + "\n");
+    ASSERT_TRUE(fe.ok) << c.dsl;
+    const ir::GemmKernel& k = fe.program.kernels[0];
+    EXPECT_EQ(k.math.value, ir::MathPath::simt) << c.dsl;
+    EXPECT_LE(ir::depthwise_epilogue_bytes(k), ir::depthwise_activation_stage_bytes(k)) << c.dsl;
+    EXPECT_NE(k.tile.value, (ir::Shape3{128, 64, 9})) << c.dsl;
+    if (k.tile.value == ir::Shape3{64, 64, 9}) {
+      tile64x64 = true;
+      EXPECT_EQ(k.warps.value, (ir::Shape3{8, 1, 1})) << c.dsl;
+    }
+  }
+  EXPECT_TRUE(tile64x64);
 }
 
 TEST(ConvCost, LayoutCopiesAreCounted) {
