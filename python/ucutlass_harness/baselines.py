@@ -135,6 +135,7 @@ def time_task(task, progress):
             stats = ev.time_callable(fn, inputs, trials, warmup, flush, None)
             stats.pop("audit_out")
             stats.pop("l2_reset_method")
+            evaluate.settle_reported(stats, evaluate.side_work(stats))
             out[mode] = stats
         except Exception as e:
             out[mode] = {"error": f"{type(e).__name__}: {str(e)[:500]}"}

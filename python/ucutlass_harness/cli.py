@@ -54,6 +54,8 @@ def _add_eval_options(p):
     p.add_argument("--warmup-ms", type=float, default=None,
                    help="after --warmup calls, keep running untimed trials for this long so GPU clocks settle "
                         "(default 300; 0: off)")
+    p.add_argument("--timing-min-ms", type=float, default=None,
+                   help="time more than --timing-trials calls until this long has passed (default 1000; 0: off)")
     p.add_argument("--baselines", default="eager,compile", help="comma list of eager,compile or 'none'")
     p.add_argument("--no-timing", action="store_true")
     p.add_argument("--sol-ms", type=float, help="speed-of-light bound (ms): faster results are flagged")
@@ -93,16 +95,20 @@ def _eval_task(args, prob, sol, overrides=None):
             "correct_trials": args.trials, "timing_trials": args.timing_trials, "warmup": args.warmup,
             "baselines": baselines, "timing": not args.no_timing, "sol_ms": over.get("sol_ms", args.sol_ms),
             "seed": args.seed, "device_index": args.device, "device_type": args.device_type,
-            "l2_flush": getattr(args, "l2_flush", "write"), **_warmup_ms(args)}
+            "l2_flush": getattr(args, "l2_flush", "write"), **_timing_options(args)}
 
 
-def _warmup_ms(args):
-    ms = getattr(args, "warmup_ms", None)
-    if ms is None:
-        return {}
-    if ms < 0:
-        raise UsageError("--warmup-ms must be >= 0")
-    return {"warmup_ms": ms}
+def _timing_options(args):
+    """The time-based timing options given (the harness defaults apply to the others)."""
+    out = {}
+    for flag, key in (("--warmup-ms", "warmup_ms"), ("--timing-min-ms", "timing_min_ms")):
+        ms = getattr(args, key, None)
+        if ms is None:
+            continue
+        if ms < 0:
+            raise UsageError(f"{flag} must be >= 0")
+        out[key] = ms
+    return out
 
 
 def _worker_env(args):
@@ -405,7 +411,7 @@ def cmd_baselines(args):
     if args.compile_jobs is not None and args.compile_jobs < 1:
         raise UsageError("--compile-jobs must be >= 1")
     task_extra = {"timing_trials": args.timing_trials, "warmup": args.warmup, "seed": args.seed,
-                  "device_index": args.device, "device_type": args.device_type, **_warmup_ms(args)}
+                  "device_index": args.device, "device_type": args.device_type, **_timing_options(args)}
     levels = sorted({baselines.level_and_name(p, args.dir)[0] for p in files})
     prior, prior_report = {}, None
     base, ext = os.path.splitext(args.out)
@@ -540,6 +546,7 @@ def build_parser():
     s.add_argument("--timing-trials", type=int, default=100)
     s.add_argument("--warmup", type=int, default=5)
     s.add_argument("--warmup-ms", type=float, default=None, help="time-based warm-up per mode (default 300)")
+    s.add_argument("--timing-min-ms", type=float, default=None, help="timed window per mode at least (default 1000)")
     s.add_argument("--seed", type=int, default=42)
     s.add_argument("--device", type=int, default=0)
     s.add_argument("--device-type", choices=["cuda", "cpu"], default="cuda",

@@ -110,6 +110,28 @@ def poison_allocator(sizes_bytes, device):
 # Time-based warm-up before each callable's timed trials (see Evaluation.warm_up).
 DEFAULT_WARMUP_MS = 300.0
 WARM_UP_MAX_CALLS = 20000
+# The timed trials run for at least this long (see Evaluation.time_callable), at most this many.
+DEFAULT_TIMING_MIN_MS = 1000.0
+TIMING_MAX_TRIALS = 20000
+
+
+def side_work(stats, other_stream_kernels=()):
+    """Did work outside the harness stream run past the call? Kernels the profiler saw on other
+    streams, or an all-streams time well above the harness-stream time."""
+    gap = stats["all_streams"]["median_ms"] - stats["stream_only"]["median_ms"]
+    return bool(other_stream_kernels) or gap > max(0.05, 0.5 * stats["all_streams"]["median_ms"])
+
+
+def settle_reported(stats, other_work):
+    """The reported window of a timed callable. start->mid (the end event recorded on the harness
+    stream as the call returns, KernelBench's window) holds the whole call, host time included, when
+    nothing ran on another stream; start->end adds the harness's own device synchronize and its
+    wake-up, whose jitter (10-30 us) made a 0.33 ms kernel's medians 3.7 % apart over 5 runs on the
+    H200 while start->mid stayed within 1.1 %. With work on other streams, start->end: everything."""
+    window = "all_streams" if other_work else "stream_only"
+    stats.update(stats[window])
+    stats["window"] = window
+    return stats
 
 
 def l2_flush_buffer(device):
@@ -512,7 +534,9 @@ class Evaluation:
         inputs = make_inputs(prob, self.seed, "problem", self.device)
         audit_inputs = make_inputs(prob, self.seed + 303, "problem", self.device)
         audit_ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in audit_inputs])
-        timing = {"method": "cuda-events, device-wide synchronize inside the window, L2 flushed per trial",
+        timing = {"method": "cuda-events, device-wide synchronize inside the window, L2 flushed per trial; "
+                            "reported window start->mid (harness stream, as the call returns) unless other "
+                            "streams worked, then start->end",
                   "l2_flush": self.flush_mode,
                   "l2_flush_bytes": flush.numel() * 4 if flush is not None else 0, "trials": trials,
                   "warmup": warmup}
@@ -532,9 +556,12 @@ class Evaluation:
         prof = self.profile(self.cand, inputs, "candidate") if self.on_cuda else {"error": "not on a GPU"}
         timing["kernel_only_candidate"] = prof
         other_streams = prof.get("side_stream_kernels", [])
-        self.sig("side_stream", (gap > max(0.05, 0.5 * all_ms)) or bool(other_streams),
+        side = side_work(cand, other_streams)
+        self.sig("side_stream", side,
                  f"current-stream event time {stream_ms:.4f} ms vs all-streams {all_ms:.4f} ms"
                  + (f"; kernels on other streams: {other_streams[:5]}" if other_streams else ""))
+        settle_reported(cand, side)
+        all_ms = cand["median_ms"]
         kinfo = prof.get("kernels", {})
         self.result["kernels"] = kinfo
         if "error" in prof:
@@ -552,6 +579,8 @@ class Evaluation:
             timing["eager"].pop("l2_reset_method")
             if self.on_cuda:
                 timing["kernel_only_eager"] = self.profile(self.model, inputs, "eager")
+            settle_reported(timing["eager"], side_work(timing["eager"], (timing.get("kernel_only_eager") or {})
+                                                       .get("side_stream_kernels", ())))
             speedup["vs_eager"] = timing["eager"]["median_ms"] / all_ms
         if "compile" in baselines:
             try:
@@ -559,6 +588,7 @@ class Evaluation:
                 timing["compile"] = self.time_callable(compiled, inputs, trials, warmup, flush, None)
                 timing["compile"].pop("audit_out")
                 timing["compile"].pop("l2_reset_method")
+                settle_reported(timing["compile"], side_work(timing["compile"]))
                 speedup["vs_compile"] = timing["compile"]["median_ms"] / all_ms
             except Exception as e:
                 timing["compile"] = {"error": f"{type(e).__name__}: {str(e)[:500]}"}
@@ -581,12 +611,22 @@ class Evaluation:
                 fn(*inputs)
             self.sync()
             warm = self.warm_up(fn, inputs, flush)
-            events = [[_EVENT(enable_timing=True) for _ in range(3)] for _ in range(trials + 1)] if cuda else []
+            events = []
             wall, cpu_ms = [], []
             saved = None
             audit_out = None
             method = None
-            for i in range(trials + 1):
+            # At least `trials` timed calls, and more until timing_min_ms of them have passed: a window
+            # of ~150 ms left a power-bound kernel's median 4-6 % apart from run to run; ~1.5 s, 1.9 %.
+            min_ms = float(self.task.get("timing_min_ms", DEFAULT_TIMING_MIN_MS if cuda else 0.0))
+            t_loop = _PERF()
+            i = -1
+            while True:
+                i += 1
+                if i > trials and ((_PERF() - t_loop) * 1e3 >= min_ms or i > TIMING_MAX_TRIALS):
+                    break
+                if cuda:
+                    events.append([_EVENT(enable_timing=True) for _ in range(3)])
                 if audit and i == audit[0]:
                     saved = [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs]
                     for a, b in zip(inputs, audit[1]):
@@ -620,7 +660,10 @@ class Evaluation:
             stream_ms = [_EVENT_ELAPSED(s, m) for s, m, _ in events]
         else:
             all_ms = stream_ms = wall
+        # Reported until settle_reported() knows whether other streams ran: everything (all streams).
         stats = scores.timing_stats(all_ms)
+        stats["window"] = "all_streams"
+        stats["all_streams"] = scores.timing_stats(all_ms)
         stats["stream_only"] = scores.timing_stats(stream_ms)
         stats["wall"] = scores.timing_stats(wall)
         stats["audit_out"] = audit_out

@@ -99,6 +99,36 @@ def test_time_based_warm_up_runs_before_timing(problem_file, tmp_path):
     assert r["timing"]["candidate"]["warm_up"]["calls"] == 0
 
 
+def test_timed_window_has_a_minimum_duration(problem_file, tmp_path):
+    # timing_min_ms keeps timing past timing_trials until that long has passed (off on the CPU by default).
+    prefix, body, _ = CANDIDATES["honest"]
+    sol = tmp_path / "honest.py"
+    sol.write_text(IMPORTS + prefix + HEAD + "\n    def forward(self, x):\n" + body)
+    base = {"kind": "eval", "problem": problem_file, "solution": str(sol), "backend": "any", "device_type": "cpu",
+            "correct_trials": 1, "timing_trials": 3, "warmup": 1, "baselines": [], "seed": 42}
+    cand = worker.run_task(dict(base, timing_min_ms=200), 120)["timing"]["candidate"]
+    assert cand["num_trials"] > 3 and cand["wall"]["mean_ms"] * cand["num_trials"] >= 150
+    assert worker.run_task(base, 120)["timing"]["candidate"]["num_trials"] == 3
+
+
+def test_reported_window_is_the_harness_stream_unless_other_streams_worked():
+    from ucutlass_harness import evaluate
+
+    def stats(stream, everything):
+        one = lambda ms: {"median_ms": ms, "num_trials": 10}  # noqa: E731
+        return {"median_ms": everything, "window": "all_streams", "all_streams": one(everything),
+                "stream_only": one(stream)}
+
+    # The harness's own synchronize adds 20 us: start->mid is reported.
+    s = evaluate.settle_reported(stats(0.400, 0.420), evaluate.side_work(stats(0.400, 0.420)))
+    assert (s["window"], s["median_ms"]) == ("stream_only", 0.400)
+    # Kernels on another stream (profiler), or a gap of more than half the time: start->end.
+    s = stats(0.400, 0.420)
+    assert evaluate.side_work(s, ["void side_kernel()"])
+    s = evaluate.settle_reported(stats(0.1, 1.0), evaluate.side_work(stats(0.1, 1.0)))
+    assert (s["window"], s["median_ms"]) == ("all_streams", 1.0)
+
+
 def test_trace_linear_relu_problem():
     g = tracer.trace_problem(os.path.join(REPO, "problems", "level2", "001_gemm_bias_relu.py"))
     assert (g["format"], g["version"], g["dialect"], g["tracer"]) == ("ucutlass-opgraph", 1, "aten", "torch.export")
