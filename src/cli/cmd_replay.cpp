@@ -22,7 +22,7 @@ struct ReplayArgs {
 
 int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
   std::string err;
-  auto store = store::RunStore::open(a.store, &err);
+  auto store = store::RunStore::open_read_only(a.store, &err);
   if (!store) {
     std::cerr << "ucutlass replay: " << err << "\n";
     return kExitUsage;

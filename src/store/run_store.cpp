@@ -72,6 +72,22 @@ std::unique_ptr<RunStore> RunStore::open(const std::string& path, std::string* e
   return store;
 }
 
+std::unique_ptr<RunStore> RunStore::open_read_only(const std::string& path, std::string* err) {
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
+    *err = path + ": " + (db ? sqlite3_errmsg(db) : "cannot open");
+    sqlite3_close(db);
+    return nullptr;
+  }
+  sqlite3_busy_timeout(db, 5000);
+  std::unique_ptr<RunStore> store(new RunStore(db));
+  if (!store->exec("SELECT 1 FROM attempts LIMIT 1; SELECT 1 FROM problems LIMIT 1;")) {
+    *err = path + ": not a ucutlass run store (" + store->error_ + ")";
+    return nullptr;
+  }
+  return store;
+}
+
 RunStore::~RunStore() { sqlite3_close(db_); }
 
 bool RunStore::exec(const std::string& sql) {

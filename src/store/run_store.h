@@ -45,6 +45,9 @@ class RunStore {
  public:
   // Opens or creates the file; "" and `err` on failure.
   static std::unique_ptr<RunStore> open(const std::string& path, std::string* err);
+  // Opens an existing store for reading only (replay): the file is left byte for byte as it was, so a
+  // recorded campaign can be read where it is committed. "" and `err` when missing or not a store.
+  static std::unique_ptr<RunStore> open_read_only(const std::string& path, std::string* err);
   ~RunStore();
   RunStore(const RunStore&) = delete;
   RunStore& operator=(const RunStore&) = delete;

@@ -6,8 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -64,6 +68,42 @@ TEST(RunStore, RoundTripAndUniqueness) {
   auto reopened = RunStore::open(path, &err);
   ASSERT_TRUE(reopened) << err;
   EXPECT_EQ(reopened->attempts().size(), 3u);
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+TEST(RunStore, ReadOnlyOpenLeavesTheFileAsItWas) {
+  // replay reads committed campaign stores: opening one must not rewrite it (the read-write open
+  // switches the journal to WAL, which changed a checkpointed store's header bytes).
+  const std::string path = temp_store("readonly");
+  std::string err;
+  {
+    auto s = RunStore::open(path, &err);
+    ASSERT_TRUE(s) << err;
+    AttemptRow a = attempt("p1", 1);
+    ASSERT_TRUE(s->record_attempt(a));
+  }
+  {  // as a committed store is kept: checkpointed, one file
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode=DELETE;", nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  const std::string before = file_bytes(path);
+  {
+    auto r = RunStore::open_read_only(path, &err);
+    ASSERT_TRUE(r) << err;
+    EXPECT_EQ(r->attempts("p1").size(), 1u);
+    AttemptRow b = attempt("p1", 2);
+    EXPECT_FALSE(r->record_attempt(b));  // read only
+  }
+  EXPECT_EQ(file_bytes(path), before);
+  EXPECT_FALSE(RunStore::open_read_only(path + ".missing", &err));
+  EXPECT_NE(err.find(".missing"), std::string::npos) << err;
 }
 
 TEST(RunStore, SurvivesKillNineAndResumesWithoutRepeats) {
