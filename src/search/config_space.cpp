@@ -102,6 +102,13 @@ std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfil
   }
   // Under 1e-4: 3xTF32, as sm80's mainloop and as sm90a TF32 over K-stacked split operands (near-f32
   // accuracy at the wgmma rate, a third of TF32's speed), exact SIMT, and plain TF32 as a probe.
+  // With both operands inputs the N(0, 1) trial leaves outputs near 0 where only atol = 1e-4 holds:
+  // K-stacked missed it on all seven such level-1 GEMMs of the suite (H200, 2026-11-30: max error
+  // 1.4e-3 at K = 2048, 4.1e-3 at 4096, 1e-2 at 8192; the wgmma accumulation, not the split) while
+  // sm80's 3xTF32 passed at K = 3079. Then sm80's 3xTF32 leads and K-stacked is the probe (plain TF32,
+  // less accurate still, is left out).
+  if (input_only_k >= kTf32InputOnlyK)
+    return {{Arch::sm80, MathPath::tf32x3, false}, {Arch::sm80, MathPath::simt, false}, {Arch::sm90a, MathPath::tf32, true, true}};
   return {{Arch::sm80, MathPath::tf32x3, false},
           {Arch::sm80, MathPath::simt, false},
           {Arch::sm90a, MathPath::tf32, false, true},

@@ -37,6 +37,9 @@ TEST(MathPaths, FollowTheTolerance) {
   const Row rows[] = {
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, 0,
        "sm80/tf32x3 sm80/simt sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
+      // Both operands inputs under 1e-4: K-stacked misses near-zero outputs, so sm80's 3xTF32 leads.
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench, 4096,
+       "sm80/tf32x3 sm80/simt sm90a/tf32(speculative)(k-stacked) "},
       {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, 0,
        "sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
       // Both operands inputs, K = 4096: TF32 misses 1e-2 in the N(0, 1) trial, so it is only a probe.
@@ -96,6 +99,12 @@ TEST(LegalCandidates, FirstBatchHedgesAnInputOnlyTf32GemmUnderV01) {
   ASSERT_EQ(top.size(), 2u);
   EXPECT_TRUE(top[0]->config.k_stack3) << top[0]->config.summary();
   EXPECT_TRUE(top[1]->speculative && !top[1]->config.k_stack3) << top[1]->config.summary();
+  // Under 1e-4 the same GEMM leads with sm80's 3xTF32, K-stacked only as the probe.
+  c = legal_candidates(fixture_gemm("level1_001_gemm_square_4096"), sol::ToleranceProfile::kernelbench, h200());
+  top = diverse_top(c, 2);
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_EQ(top[0]->config.math, ir::MathPath::tf32x3) << top[0]->config.summary();
+  EXPECT_TRUE(top[1]->speculative && top[1]->config.k_stack3) << top[1]->config.summary();
   // A Linear (its weight a parameter: outputs stay O(1)) keeps plain TF32 first and not speculative;
   // the 3xTF32 paths are more than 3x slower there, so no hedge is within reach of it.
   c = legal_candidates(fixture_gemm("level2_001_gemm_bias_relu"), sol::ToleranceProfile::kernelbench_v01, h200());
