@@ -135,6 +135,12 @@ def score(eval_results, problem_files, baseline=None):
 
 
 def baseline_entry(stats, device_name):
-    return {"mean": stats["mean_ms"], "std": stats["std_ms"], "min": stats["min_ms"], "max": stats["max_ms"],
-            "num_trials": stats["num_trials"], "median": stats["median_ms"], "hardware": device_name,
-            "device": "cuda:0"}
+    # timing_window (not in KernelBench's schema, which ignores extra keys): which event window the
+    # figures are, so a consumer never compares a candidate with a baseline timed another way
+    # (`ucutlass optimize --baselines` re-measures entries without it).
+    entry = {"mean": stats["mean_ms"], "std": stats["std_ms"], "min": stats["min_ms"], "max": stats["max_ms"],
+             "num_trials": stats["num_trials"], "median": stats["median_ms"], "hardware": device_name,
+             "device": "cuda:0"}
+    if stats.get("window"):
+        entry["timing_window"] = stats["window"]
+    return entry
