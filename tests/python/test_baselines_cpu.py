@@ -39,6 +39,8 @@ def test_two_phase_cpu_run_hits_the_warm_cache(tmp_path):
     assert sorted(doc) == ["level1", "level1_compile", "level2", "level2_compile"], proc.stderr[-3000:]
     assert set(doc["level1"]) == {"028_softmax_rows.py"} and set(doc["level2_compile"]) == {"001_gemm_bias_relu.py"}
     assert all(e["mean"] > 0 for table in doc.values() for e in table.values())
+    # The event window the figures are (`ucutlass optimize --baselines` re-times entries without it).
+    assert all(e["timing_window"] == "stream_only" for table in doc.values() for e in table.values())
     report = json.loads((tmp_path / "baselines.report.json").read_text())
     assert report["complete"] and report["phase1"]["jobs"] == 2
     for rel in PROBLEMS:
