@@ -49,6 +49,7 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
                                     "--prebuild-timeout",             fixed(opt.prebuild_timeout_s)};
   if (opt.device_type != "cuda") args.insert(args.end(), {"--device-type", opt.device_type});
   args.insert(args.end(), {"--trials", std::to_string(opt.correct_trials), "--timing-trials", std::to_string(opt.timing_trials)});
+  if (opt.timing_min_ms >= 0) args.insert(args.end(), {"--timing-min-ms", fixed(opt.timing_min_ms)});
   if (opt.sol_ms > 0) args.insert(args.end(), {"--sol-ms", fixed(opt.sol_ms)});
   if (!opt.ext_cache.empty()) args.insert(args.end(), {"--ext-cache", opt.ext_cache});
   if (!opt.devices.empty()) args.insert(args.end(), {"--devices", opt.devices});

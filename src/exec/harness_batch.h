@@ -18,6 +18,7 @@ struct BatchEvalOptions {
   std::string backend = "cutlass";
   std::string device_type = "cuda";       // "cpu": the harness's CPU mode (tests on machines without a GPU)
   int correct_trials = 5, timing_trials = 100;
+  double timing_min_ms = -1;              // timed trials last at least this long; < 0: the harness default
   double sol_ms = 0;                      // 0: not passed
   std::string baselines = "none";         // "eager,compile", "eager" or "none"
   int prebuild_jobs = 2;

@@ -65,6 +65,7 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   o.device_type = "cpu";
   o.correct_trials = 2;
   o.timing_trials = 3;
+  o.timing_min_ms = 100;  // reaches the harness: more than 3 timed calls (a CPU call takes microseconds)
   o.prebuild_jobs = 2;
   o.out_dir = (dir / "out").string();
   o.eval_timeout_s = 120;
@@ -88,6 +89,7 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   EXPECT_EQ(results[2].result.value("verdict", ""), "runtime_error");
   EXPECT_EQ(results[3].result.value("verdict", ""), "ok") << results[3].result.dump();
   EXPECT_GT(results[3].result["timing"]["candidate"].value("median_ms", 0.0), 0.0);
+  EXPECT_GT(results[3].result["timing"]["candidate"].value("num_trials", 0), 3);
   EXPECT_FALSE(results[3].result["timing"].contains("eager"));  // the batch's default: no baselines
   EXPECT_FALSE(fired(results[3].result, "below_sol"));
   EXPECT_GT(results[0].wall_s, 0.0);
