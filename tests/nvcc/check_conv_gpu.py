@@ -176,6 +176,16 @@ BENCH = [
                                   ".with_stages(4)", 8),
     ("bench_bf16_tile_128x128_s4", BENCH_PROBLEM + ".with_types(bf16).with_tile(128, 128, 64).with_cluster(1, 1, 1)"
                                    ".with_stages(4)", 8),
+    # 2026-11-30 (conv-2026-11-30-052728.json): 64x128 with 4 stages was the best (1.369 ms, 0.69x cuDNN),
+    # 128x64 with 4 stages the worst of the new ones (1.71 ms): a tile spanning all 128 output channels
+    # reads each activation tile once. Around that best: its stage count, and a 2x1 cluster that
+    # multicasts the filter tile to two M neighbours.
+    ("bench_bf16_tile_64x128_s3", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(1, 1, 1)"
+                                  ".with_stages(3)", 8),
+    ("bench_bf16_tile_64x128_s6", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(1, 1, 1)"
+                                  ".with_stages(6)", 8),
+    ("bench_bf16_tile_64x128_c2x1_s4", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(2, 1, 1)"
+                                       ".with_stages(4)", 8),
     ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)", 8),
     ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)", 8),
     ("bench_tf32_tile_128x64_s4", BENCH_PROBLEM + ".with_types(f32).with_tile(128, 64, 32).with_cluster(1, 1, 1)"
@@ -184,6 +194,10 @@ BENCH = [
                                   ".with_stages(3)", 8),
     ("bench_tf32_tile_64x128_s4", BENCH_PROBLEM + ".with_types(f32).with_tile(64, 128, 32).with_cluster(1, 1, 1)"
                                   ".with_stages(4)", 8),
+    ("bench_tf32_tile_128x128_s4", BENCH_PROBLEM + ".with_types(f32).with_tile(128, 128, 32).with_cluster(1, 1, 1)"
+                                   ".with_stages(4)", 8),
+    ("bench_tf32_tile_64x128_s6", BENCH_PROBLEM + ".with_types(f32).with_tile(64, 128, 32).with_cluster(1, 1, 1)"
+                                  ".with_stages(6)", 8),
     ("bench_depthwise_f32_022", DEPTHWISE_PROBLEM + ".with_types(f32)", 32),
 ]
 DEVICE = "cuda"
