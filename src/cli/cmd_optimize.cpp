@@ -30,6 +30,7 @@
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "search/config_space.h"
+#include "search/cost_model.h"
 #include "search/conv_space.h"
 #include "search/refine.h"
 #include "sol/profile_selection.h"
@@ -87,6 +88,7 @@ struct Problem {
   graph::OpGraph graph;
   double sol_ms = 0;
   double eager_ms = 0, compile_ms = 0;  // from --baselines, else measured with the first batch
+  double unmapped_s = 0;                  // the ops left to PyTorch (search::unmapped_ops_seconds)
   map::MatchReport matches;
   std::vector<std::vector<search::Candidate>> candidates;  // per gemm, ranked
   std::vector<std::vector<search::Measured>> measured;  // per gemm, every attempt's index and time
@@ -123,7 +125,7 @@ std::vector<const search::Candidate*> best_honest(const Problem& p) {
 // The written solution's predicted time (ms): the ranking model's sum over its kernels, their
 // copies and unfused tails. What a GPU run is expected to confirm.
 double predicted_ms(const Problem& p) {
-  double ms = 0;
+  double ms = p.unmapped_s * 1e3;
   for (const search::Candidate* c : best_honest(p)) ms += c->estimate_s * 1e3;
   return ms;
 }
@@ -306,6 +308,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     }
     if (p.skipped.empty()) {
       p.candidates = search::candidate_lists(p.graph, *tol, gpu.profile, p.matches);
+      p.unmapped_s = search::unmapped_ops_seconds(p.graph, p.matches.gemms, gpu.profile);
       if (p.matches.gemms.empty()) {
         p.skipped = "no kernel can be emitted:";
         for (const std::string& n : p.matches.notes) p.skipped += " " + n + ";";

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "map/conv_match.h"
+#include "sol/op_cost.h"
 
 namespace ucutlass::search {
 
@@ -144,6 +145,22 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   e.seconds = body + e.t_overhead;
   e.note = e.t_overhead > body ? "overhead-bound" : e.t_math >= e.t_memory ? "math-bound" : "memory-bound";
   return e;
+}
+
+double unmapped_ops_seconds(const graph::OpGraph& g, const std::vector<map::GemmMatch>& matches, const sol::GpuProfile& gpu) {
+  std::vector<bool> covered(g.nodes.size(), false);
+  for (const map::GemmMatch& m : matches) {
+    if (m.anchor >= 0 && static_cast<size_t>(m.anchor) < covered.size()) covered[m.anchor] = true;
+    for (const map::ChainStep& step : m.chain)
+      if (step.node >= 0 && static_cast<size_t>(step.node) < covered.size()) covered[step.node] = true;
+  }
+  const double bw = sol::realistic_dram_bandwidth(gpu);
+  double seconds = 0;
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (covered[i] || sol::is_view_op(graph::op_base_name(g.nodes[i].op))) continue;
+    seconds += sol::cost_node(g, g.nodes[i]).bytes() / bw + kLaunchSeconds;
+  }
+  return seconds;
 }
 
 }  // namespace ucutlass::search

@@ -19,7 +19,9 @@
 // an earlier conv kernel produced it, the weight to KRSC on every call, the
 // residual C, and the result back when a view needs contiguous strides.
 #include <string>
+#include <vector>
 
+#include "graph/op_graph.h"
 #include "map/dsl_writer.h"
 #include "map/gemm_match.h"
 #include "sol/gpu_profile.h"
@@ -35,6 +37,13 @@ struct Estimate {
 };
 
 Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu);
+
+// What a solution leaves to PyTorch besides its kernels' own copies and unfused tails (which
+// estimate_time prices): every node that is neither a matched anchor nor one of its chain steps and
+// not a view, each a pass through DRAM (sol::cost_node's bytes) plus a launch. Without it a conv
+// followed by a group norm, a softmax or a pool was predicted at the conv's time alone (level2
+// conv+tail problems measured 3-7x their prediction on the H200, 2026-11-30).
+double unmapped_ops_seconds(const graph::OpGraph& g, const std::vector<map::GemmMatch>& matches, const sol::GpuProfile& gpu);
 
 // The SOL rate path of a kernel's math path.
 sol::MathPath rate_path(ir::MathPath math, graph::DType in);

@@ -1,0 +1,44 @@
+// What the cost model charges for the ops a solution leaves to PyTorch.
+#include "search/cost_model.h"
+
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "graph/graph_reader.h"
+#include "sol/gpu_profile.h"
+#include "sol/op_cost.h"
+#include "sol/testing_profile.h"
+
+namespace ucutlass::search {
+namespace {
+
+graph::OpGraph fixture(const std::string& name) {
+  graph::OpGraph g;
+  std::string err;
+  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
+      << err;
+  return g;
+}
+
+TEST(CostModel, OpsLeftToPyTorchCostOnePassThroughDramEach) {
+  // conv2d -> group_norm -> gelu: the conv is the kernel; the group norm stops its chain, so the
+  // group norm and the gelu after it run in PyTorch: their bytes at DRAM bandwidth, a launch each.
+  const graph::OpGraph g = fixture("level2_021_conv_groupnorm_gelu");
+  const map::MatchReport r = map::match_gemms(g);
+  ASSERT_EQ(r.gemms.size(), 1u);
+  const sol::GpuProfile gpu = sol::testing::h200();
+  double expected = 0;
+  for (size_t i = 1; i < g.nodes.size(); ++i)
+    expected += sol::cost_node(g, g.nodes[i]).bytes() / sol::realistic_dram_bandwidth(gpu) + 3e-6;
+  EXPECT_GT(expected, 0.0);
+  EXPECT_DOUBLE_EQ(unmapped_ops_seconds(g, r.gemms, gpu), expected);
+  // Without the match every node is PyTorch's, the conv included.
+  EXPECT_GT(unmapped_ops_seconds(g, {}, gpu), expected);
+  // nn.Linear + relu: the whole graph is one kernel and its fused step, nothing left over.
+  const graph::OpGraph linear = fixture("level2_001_gemm_bias_relu");
+  EXPECT_DOUBLE_EQ(unmapped_ops_seconds(linear, map::match_gemms(linear).gemms, gpu), 0.0);
+}
+
+}  // namespace
+}  // namespace ucutlass::search
