@@ -74,6 +74,9 @@ def _add_eval_options(p):
                    help="batch/adversarial/kb-eval: import (and so build) the solutions this many at a time "
                         "before the serial evaluations (default: min(8, CPUs); 0 or 1: off)")
     p.add_argument("--prebuild-timeout", type=float, default=900.0, help="seconds per solution import (build)")
+    p.add_argument("--deadline", type=float, default=None,
+                   help="batch: a Unix time after which no build or evaluation starts; those pairs get verdict "
+                        "not_run and no result file (a campaign's wall budget, so a stop records what finished)")
     p.add_argument("--overlap-builds", action="store_true",
                    help="batch/adversarial: evaluate each solution as soon as its build ends, beside the other "
                         "builds (GPU busy during builds; two cores per GPU kept free of builds)")
@@ -184,7 +187,8 @@ def _prebuild(args, solutions, out_dir, jobs, on_done=None):
     # Its own limit: a build may take longer than an evaluation is allowed (the first GPU run gave
     # --timeout 30 to a batch whose builds take ~60 s, and the builds were killed unfinished).
     built = prebuild.prebuild_all(solutions, jobs, args.ext_cache, args.prebuild_timeout,
-                                  log=lambda m: print(m, file=sys.stderr, flush=True), on_done=on_done)
+                                  log=lambda m: print(m, file=sys.stderr, flush=True), on_done=on_done,
+                                  deadline=getattr(args, "deadline", None))
     print(f"prebuild: {len(built)} solution(s), {jobs} at a time, {time.monotonic() - t0:.1f} s", file=sys.stderr)
 
 
@@ -246,10 +250,19 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     lock = threading.Lock()
     ready = queue.Queue()  # pair indices whose solution is built (or needs no build), then one None per device
 
+    deadline = getattr(args, "deadline", None)
+
     def evaluate_one(i, device):
         prob, sol, *rest = pairs[i]
         name = f"{i:03d}_{os.path.splitext(os.path.basename(sol))[0]}.json"
         builds_running = building[0]
+        if deadline is not None and time.time() > deadline:
+            # Not evaluated, so no result file: a resumed campaign must not take it for one that ran.
+            with lock:
+                records[i] = {"problem": prob, "solution": sol, "result_file": None, "verdict": "not_run",
+                              "detail": "--deadline passed before this evaluation could start"}
+                done[0] += 1
+            return
         if not os.path.isfile(prob) or not os.path.isfile(sol):
             missing = prob if not os.path.isfile(prob) else sol
             result = results.error_result({"file": prob}, {"file": sol}, "runtime_error",

@@ -73,18 +73,25 @@ def clear_stale_locks(ext_cache, timeout_s):
     return cleared
 
 
-def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=None):
+def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=None, deadline=None):
     """Import every distinct solution file once, `jobs` at a time; {path: {status, wall_s, ...}}.
 
     `on_done(path, info)` is called as each import ends (in completion order), so a caller can start
-    evaluating a solution while the others still build.
+    evaluating a solution while the others still build. A build not started by `deadline` (time.time())
+    is not started at all (status "not_started"): its evaluation could not start either.
     """
     os.makedirs(ext_cache, exist_ok=True)
     clear_stale_locks(ext_cache, timeout_s)
     unique = list(dict.fromkeys(os.path.abspath(s) for s in solutions if os.path.isfile(s)))
     out = {}
+
+    def build(path):
+        if deadline is not None and time.time() > deadline:
+            return {"status": "not_started", "wall_s": 0.0}
+        return _import_one(path, ext_cache, timeout_s)
+
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = {pool.submit(_import_one, s, ext_cache, timeout_s): s for s in unique}
+        futures = {pool.submit(build, s): s for s in unique}
         for fut in cf.as_completed(futures):
             path = futures[fut]
             out[path] = fut.result()

@@ -524,7 +524,14 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       bo.out_dir = (out / "evals" / ("round_" + std::to_string(round) + "_" + std::to_string(::getpid()))).string();
       bo.eval_timeout_s = 600;
       bo.timing_min_ms = a.timing_min_ms;
+      if (a.wall_budget_s > 0) {
+        // The wall budget also binds the round in flight: nothing starts after it, so a step that
+        // stops the campaign a little later (its own timeout) finds every evaluation recorded.
+        const double left = a.wall_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
+        bo.deadline_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + std::max(0.0, left);
+      }
       const std::vector<BatchEvalResult> evaluated = evaluate_batch(pairs, bo);
+      bool deadline_hit = false;
       size_t next_evaluated = 0;
       for (size_t j = 0; j < batch.size(); ++j) {
         const Pending& q = batch[j];
@@ -533,6 +540,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         const BatchEvalResult recovered{q.path.string(), q.recovered, 0.0};
         const BatchEvalResult& done = q.recovered.is_null() ? evaluated[next_evaluated++] : recovered;
         const nlohmann::json& result = done.result;
+        if (result.value("verdict", "") == "not_run") {  // --wall-budget passed first: not an attempt
+          deadline_hit = true;
+          continue;
+        }
         store::AttemptRow row;
         row.problem = p.name;
         row.hash = q.files.hash;
@@ -573,6 +584,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           write_text(p.dir / "modelnew.py", q.files.modelnew);
           write_text(p.dir / "kernel.dsl", q.files.dsl);
         }
+      }
+      if (deadline_hit) {
+        skipped_steps.push_back("further attempts: --wall-budget spent (the last round's unstarted ones are left for a resume)");
+        break;
       }
     }
     for (size_t i = 0; i < problems.size(); ++i) {

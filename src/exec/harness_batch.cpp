@@ -50,6 +50,7 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
   if (opt.device_type != "cuda") args.insert(args.end(), {"--device-type", opt.device_type});
   args.insert(args.end(), {"--trials", std::to_string(opt.correct_trials), "--timing-trials", std::to_string(opt.timing_trials)});
   if (opt.timing_min_ms >= 0) args.insert(args.end(), {"--timing-min-ms", fixed(opt.timing_min_ms)});
+  if (opt.deadline_unix_s > 0) args.insert(args.end(), {"--deadline", fixed(opt.deadline_unix_s)});
   if (opt.sol_ms > 0) args.insert(args.end(), {"--sol-ms", fixed(opt.sol_ms)});
   if (!opt.ext_cache.empty()) args.insert(args.end(), {"--ext-cache", opt.ext_cache});
   if (!opt.devices.empty()) args.insert(args.end(), {"--devices", opt.devices});
@@ -68,7 +69,12 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
   for (size_t i = 0; i < batch.size(); ++i) {
     BatchEvalResult b{batch[i].solution, nlohmann::json(), share};
     if (records && i < records->size() && (*records)[i].is_object()) {
-      b.result = read_result_file((fs::path(opt.out_dir) / (*records)[i].value("result_file", "")).string());
+      const nlohmann::json& rec = (*records)[i];
+      if (rec.value("verdict", nlohmann::json()) == "not_run") {
+        b.result = {{"verdict", "not_run"}, {"detail", rec.value("detail", "")}};  // the deadline passed first
+      } else if (rec.contains("result_file") && rec["result_file"].is_string()) {
+        b.result = read_result_file((fs::path(opt.out_dir) / rec["result_file"].get<std::string>()).string());
+      }
     }
     if (!b.result.is_object()) {
       const std::string why = r.ok() ? "the harness wrote no result for this solution" : "harness batch failed (" + r.describe() + "): " + python_failure_reason(r);

@@ -19,6 +19,9 @@ struct BatchEvalOptions {
   std::string device_type = "cuda";       // "cpu": the harness's CPU mode (tests on machines without a GPU)
   int correct_trials = 5, timing_trials = 100;
   double timing_min_ms = -1;              // timed trials last at least this long; < 0: the harness default
+  // Unix time after which no build or evaluation starts (0: none); those solutions come back with
+  // verdict "not_run" and were not evaluated.
+  double deadline_unix_s = 0;
   double sol_ms = 0;                      // 0: not passed
   std::string baselines = "none";         // "eager,compile", "eager" or "none"
   int prebuild_jobs = 2;

@@ -96,6 +96,30 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   fs::remove_all(dir);
 }
 
+TEST(HarnessBatch, NothingStartsAfterTheDeadline) {
+  // A deadline already past: no build, no evaluation, no result file; each pair says not_run.
+  if (!run_process({"python3", "-c", "import torch"}).ok()) GTEST_SKIP() << "PyTorch is not installed here";
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_deadline_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write(dir / "problem.py", kProblem);
+  write(dir / "honest.py", kHonest);
+  write(dir / "wrong.py", kWrong);
+  BatchEvalOptions o;
+  o.backend = "any";
+  o.device_type = "cpu";
+  o.out_dir = (dir / "out").string();
+  o.deadline_unix_s = 1.0;  // 1970
+  const std::string problem = (dir / "problem.py").string();
+  const auto results = evaluate_batch({{problem, (dir / "honest.py").string()}, {problem, (dir / "wrong.py").string()}}, o);
+  ASSERT_EQ(results.size(), 2u);
+  for (const auto& r : results) EXPECT_EQ(r.result.value("verdict", ""), "not_run") << r.result.dump();
+  size_t files = 0;
+  for (const auto& e : fs::directory_iterator(dir / "out")) files += e.path().extension() == ".json" && e.path().filename() != "pairs.json" &&
+                                                                     e.path().filename() != "summary.json";
+  EXPECT_EQ(files, 0u);
+  fs::remove_all(dir);
+}
+
 TEST(HarnessBatch, AHarnessThatCannotStartIsEverySolutionsHarnessError) {
   const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_fail_" + std::to_string(::getpid()));
   ::setenv("UCUTLASS_PYTHON", "/no/such/python3", 1);
