@@ -50,12 +50,8 @@ class ModelNew(nn.Module):
 
 void write(const fs::path& p, const char* text) { std::ofstream(p) << text; }
 
-// A real harness run on the CPU (its --device-type cpu mode): the order of
-// results follows the solutions, each carries the harness's own verdict, and
-// a solution file that does not exist is that solution's failure only.
-TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
-  if (!run_process({"python3", "-c", "import torch"}).ok()) GTEST_SKIP() << "PyTorch is not installed here";
-  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_test_" + std::to_string(::getpid()));
+// A folder holding the problem and the honest and wrong solutions, and CPU-mode options writing under it.
+BatchEvalOptions cpu_batch_in(const fs::path& dir) {
   fs::create_directories(dir);
   write(dir / "problem.py", kProblem);
   write(dir / "honest.py", kHonest);
@@ -63,11 +59,21 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   BatchEvalOptions o;
   o.backend = "any";
   o.device_type = "cpu";
+  o.out_dir = (dir / "out").string();
+  return o;
+}
+
+// A real harness run on the CPU (its --device-type cpu mode): the order of
+// results follows the solutions, each carries the harness's own verdict, and
+// a solution file that does not exist is that solution's failure only.
+TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
+  if (!run_process({"python3", "-c", "import torch"}).ok()) GTEST_SKIP() << "PyTorch is not installed here";
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_test_" + std::to_string(::getpid()));
+  BatchEvalOptions o = cpu_batch_in(dir);
   o.correct_trials = 2;
   o.timing_trials = 3;
   o.timing_min_ms = 100;  // reaches the harness: more than 3 timed calls (a CPU call takes microseconds)
   o.prebuild_jobs = 2;
-  o.out_dir = (dir / "out").string();
   o.eval_timeout_s = 120;
   const std::string problem = (dir / "problem.py").string();
   // Per-pair settings reach their own evaluation only: the first pair asks for the eager baseline
@@ -100,14 +106,7 @@ TEST(HarnessBatch, NothingStartsAfterTheDeadline) {
   // A deadline already past: no build, no evaluation, no result file; each pair says not_run.
   if (!run_process({"python3", "-c", "import torch"}).ok()) GTEST_SKIP() << "PyTorch is not installed here";
   const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_deadline_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  write(dir / "problem.py", kProblem);
-  write(dir / "honest.py", kHonest);
-  write(dir / "wrong.py", kWrong);
-  BatchEvalOptions o;
-  o.backend = "any";
-  o.device_type = "cpu";
-  o.out_dir = (dir / "out").string();
+  BatchEvalOptions o = cpu_batch_in(dir);
   o.deadline_unix_s = 1.0;  // 1970
   const std::string problem = (dir / "problem.py").string();
   const auto results = evaluate_batch({{problem, (dir / "honest.py").string()}, {problem, (dir / "wrong.py").string()}}, o);
