@@ -633,10 +633,7 @@ class Evaluation:
                         if isinstance(a, torch.Tensor):
                             a.copy_(b)
                 if cuda:
-                    if self.flush_mode == "read":
-                        flush.sum()  # evicts L2 with clean lines: nothing to write back inside the window
-                    else:
-                        flush.zero_()
+                    self.flush_l2(flush)
                     method = gpu_env.reset_persisting_l2(torch)
                     _SYNC()
                 w0 = _PERF()
@@ -661,15 +658,24 @@ class Evaluation:
         else:
             all_ms = stream_ms = wall
         # Reported until settle_reported() knows whether other streams ran: everything (all streams).
-        stats = scores.timing_stats(all_ms)
+        everything = scores.timing_stats(all_ms)
+        stats = dict(everything)
         stats["window"] = "all_streams"
-        stats["all_streams"] = scores.timing_stats(all_ms)
+        stats["all_streams"] = everything
         stats["stream_only"] = scores.timing_stats(stream_ms)
         stats["wall"] = scores.timing_stats(wall)
         stats["audit_out"] = audit_out
         stats["l2_reset_method"] = method
         stats["warm_up"] = warm
         return stats
+
+    def flush_l2(self, flush):
+        """Evict L2 before a trial: write the buffer (default), or read it, which leaves clean lines
+        and so nothing to write back inside the timed window (--l2-flush=read)."""
+        if self.flush_mode == "read":
+            flush.sum()
+        else:
+            flush.zero_()
 
     def warm_up(self, fn, inputs, flush):
         """Trials, untimed, until warmup_ms of wall time has passed (at most WARM_UP_MAX_CALLS).
@@ -685,10 +691,7 @@ class Evaluation:
         t0, calls = _PERF(), 0
         while (_PERF() - t0) * 1e3 < budget_ms and calls < WARM_UP_MAX_CALLS:
             if flush is not None:
-                if self.flush_mode == "read":
-                    flush.sum()
-                else:
-                    flush.zero_()
+                self.flush_l2(flush)
             fn(*inputs)
             self.sync()
             calls += 1

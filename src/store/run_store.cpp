@@ -55,15 +55,20 @@ ProblemRow read_problem(const Statement& s) {
 
 }  // namespace
 
-std::unique_ptr<RunStore> RunStore::open(const std::string& path, std::string* err) {
+std::unique_ptr<RunStore> RunStore::connect(const std::string& path, int flags, std::string* err) {
   sqlite3* db = nullptr;
-  if (sqlite3_open(path.c_str(), &db) != SQLITE_OK) {
+  if (sqlite3_open_v2(path.c_str(), &db, flags, nullptr) != SQLITE_OK) {
     *err = path + ": " + (db ? sqlite3_errmsg(db) : "cannot open");
     sqlite3_close(db);
     return nullptr;
   }
   sqlite3_busy_timeout(db, 5000);
-  std::unique_ptr<RunStore> store(new RunStore(db));
+  return std::unique_ptr<RunStore>(new RunStore(db));
+}
+
+std::unique_ptr<RunStore> RunStore::open(const std::string& path, std::string* err) {
+  std::unique_ptr<RunStore> store = connect(path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err);
+  if (!store) return nullptr;
   // WAL + synchronous=FULL: a committed attempt survives kill -9 and power loss alike.
   if (!store->exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") || !store->exec(kSchema)) {
     *err = path + ": " + store->error_;
@@ -73,14 +78,8 @@ std::unique_ptr<RunStore> RunStore::open(const std::string& path, std::string* e
 }
 
 std::unique_ptr<RunStore> RunStore::open_read_only(const std::string& path, std::string* err) {
-  sqlite3* db = nullptr;
-  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) != SQLITE_OK) {
-    *err = path + ": " + (db ? sqlite3_errmsg(db) : "cannot open");
-    sqlite3_close(db);
-    return nullptr;
-  }
-  sqlite3_busy_timeout(db, 5000);
-  std::unique_ptr<RunStore> store(new RunStore(db));
+  std::unique_ptr<RunStore> store = connect(path, SQLITE_OPEN_READONLY, err);
+  if (!store) return nullptr;
   if (!store->exec("SELECT 1 FROM attempts LIMIT 1; SELECT 1 FROM problems LIMIT 1;")) {
     *err = path + ": not a ucutlass run store (" + store->error_ + ")";
     return nullptr;
@@ -138,6 +137,11 @@ std::vector<ProblemRow> RunStore::problems() const {
   Statement s(db_, "SELECT name, file, sol_ms, eager_ms, compile_ms, status FROM problems ORDER BY name");
   while (s.step() == SQLITE_ROW) out.push_back(read_problem(s));
   return out;
+}
+
+size_t RunStore::attempt_count() const {
+  Statement s(db_, "SELECT COUNT(*) FROM attempts");
+  return s.step() == SQLITE_ROW ? static_cast<size_t>(s.integer(0)) : 0;
 }
 
 bool RunStore::has_attempt(const std::string& problem, const std::string& hash) const {

@@ -9,6 +9,7 @@
 // campaign killed at any point (kill -9 included: SQLite's journal rolls back
 // a half-written transaction) resumes without losing or repeating a finished
 // attempt.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -61,6 +62,7 @@ class RunStore {
   std::vector<ProblemRow> problems() const;
 
   bool has_attempt(const std::string& problem, const std::string& hash) const;
+  size_t attempt_count() const;  // every problem's
   // Inserts a finished attempt in one transaction; seq is assigned. Returns
   // false (and changes nothing) when (problem, hash) is already there.
   bool record_attempt(AttemptRow& a);
@@ -70,6 +72,8 @@ class RunStore {
 
  private:
   explicit RunStore(sqlite3* db) : db_(db) {}
+  // sqlite3_open_v2 with `flags` and the busy timeout; "" and `err` on failure.
+  static std::unique_ptr<RunStore> connect(const std::string& path, int flags, std::string* err);
   bool exec(const std::string& sql);
   sqlite3* db_ = nullptr;
   mutable std::string error_;

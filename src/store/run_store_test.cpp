@@ -61,6 +61,7 @@ TEST(RunStore, RoundTripAndUniqueness) {
   EXPECT_FALSE(s->has_attempt("p2", "h2"));
   std::vector<AttemptRow> all = s->attempts();
   ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(s->attempt_count(), 3u);
   EXPECT_EQ(s->attempts("p1").size(), 2u);
   EXPECT_EQ(all[1].config, "cfg 2");
   EXPECT_DOUBLE_EQ(all[1].time_ms, 3.0);
