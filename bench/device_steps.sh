@@ -18,7 +18,8 @@
 #   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates), resumed from
 #                     OPTIMIZE_OUT (default optimize_out) if it holds a campaign; rounds of nproc problems
 #                     x 2 attempts, two waves of builds that the evaluations overlap (OPTIMIZE_ROUND
-#                     overrides the round flags, OPTIMIZE_FLAGS adds flags); the store, solutions and
+#                     overrides the round flags, OPTIMIZE_FLAGS adds flags, commas between them since a
+#                     stream's words are split on spaces: --budget=4,--window=1000); the store, solutions and
 #                     logs are tarred into OUT
 #   optimize_kill:240 the same campaign killed with SIGKILL at SECONDS (no clean-up of any kind), so the
 #                     next `optimize` step shows the resume; both steps write bench/campaign_state.py's
@@ -31,6 +32,8 @@
 # Needs: build/ucutlass (or build/bench-bin/ucutlass), the CUTLASS headers under
 # .deps/nvidia-cutlass/cutlass_library/source (or $UCUTLASS_CUTLASS_DIR), PyTorch with CUDA.
 set -u
+# A stream's words are split on spaces, so a flag variable separates its flags with commas.
+commas_to_words() { echo "${1//,/ }"; }
 out=${1:?usage: bench/device_steps.sh OUT STEP[:SECONDS] ...}
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -64,7 +67,7 @@ run_step() {
       TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext python3 -m ucutlass_harness.prebuild "$sol" >/dev/null 2>&1
       # shellcheck disable=SC2086  # REPEAT_FLAGS are words
       timeout "${secs:-450}" python3 bench/repeatability.py "$prob" "$sol" --runs 5 \
-        --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 ${REPEAT_FLAGS:-} || rc=$? ;;
+        --out "$out" --backend cutlass --ext-cache /tmp/ucutlass-ext --timeout 120 $(commas_to_words "${REPEAT_FLAGS:-}") || rc=$? ;;
     overhead)
       # The repeatability solution (bf16 8192^3) beside eager: host launch cost vs GPU time.
       local sol=/tmp/ucutlass-rep/level1_014_gemm_bf16_inputs/modelnew.py
@@ -84,7 +87,7 @@ run_step() {
       UCUTLASS_FORKSERVER_PRELOAD=${UCUTLASS_FORKSERVER_PRELOAD-torch._dynamo} \
       timeout -s $sig "$limit" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
         --wall-budget $(( limit > 200 ? limit - 120 : limit )) --devices all ${OPTIMIZE_ROUND:---batch-problems "$jobs" --batch 2} \
-        ${OPTIMIZE_FLAGS:-} >"$out/$name.log" 2>&1 || rc=$?
+        $(commas_to_words "${OPTIMIZE_FLAGS:-}") >"$out/$name.log" 2>&1 || rc=$?
       # The store against the evaluations that ran (bench/campaign_state.py): the kill/resume evidence.
       python3 bench/campaign_state.py "$dir" --out "$out" \
         --label "$([ "$name" = optimize_kill ] && echo "killed (SIGKILL) after $limit s" || echo "after optimize ($limit s)")"
