@@ -38,6 +38,8 @@ out=${1:?usage: bench/device_steps.sh OUT STEP[:SECONDS] ...}
 shift
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# shellcheck disable=SC1091  # written by bench/device_unpack.sh on the device
+[ -z "${UCUTLASS_CUTLASS_DIR:-}" ] && [ -f .device-env ] && . ./.device-env
 mkdir -p "$out"
 export UCUTLASS_CUTLASS_DIR=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
 bin=build/ucutlass

@@ -386,9 +386,13 @@ class Evaluation:
         correct = all(tr["passed"] for tr in trials)
         if t.get("timing", True) and correct:
             self.phase("timing")
-            self.timing(prob)
+            timed = self.timing(prob)
             self.check_watched(watched_before, "after timing")
             self.thread_signal(threads_before, "after timing")
+            # PyTorch's own runs come after the candidate's last census: torch.compile starts
+            # Python threads of its own (2026-11-30, every attempt of a campaign that timed
+            # PyTorch in the worker was flagged `threads`), and those are not the candidate's.
+            self.time_baselines(timed)
         self.phase("verdict")
         self.result["verdict"] = results.decide_verdict(list(self.signals.values()), correct)
         return self.result
@@ -571,6 +575,16 @@ class Evaluation:
                      f"no custom kernel among {len(kinfo.get('launched', []))} launched: "
                      f"{[k['name'][:80] for k in kinfo.get('library', [])][:6]}" if not kinfo.get("custom") else
                      f"custom kernels: {[k[:80] for k in kinfo['custom']][:6]}")
+        sol = t.get("sol_ms")
+        if sol:
+            self.sig("below_sol", all_ms < 0.95 * float(sol), f"median {all_ms:.4f} ms vs SOL bound {sol} ms")
+        return {"inputs": inputs, "trials": trials, "warmup": warmup, "flush": flush, "all_ms": all_ms}
+
+    def time_baselines(self, timed):
+        """PyTorch eager and torch.compile on the candidate's timed inputs, and the speedups."""
+        t = self.task
+        timing = self.result["timing"]
+        inputs, trials, warmup, flush, all_ms = (timed[k] for k in ("inputs", "trials", "warmup", "flush", "all_ms"))
         baselines = t.get("baselines", ["eager", "compile"])
         speedup = {}
         if "eager" in baselines:
@@ -595,9 +609,6 @@ class Evaluation:
         self.result["speedup"] = speedup
         if speedup.get("vs_eager"):
             self.sig("suspicious_speedup", speedup["vs_eager"] > 10, f"{speedup['vs_eager']:.2f}x over eager")
-        sol = t.get("sol_ms")
-        if sol:
-            self.sig("below_sol", all_ms < 0.95 * float(sol), f"median {all_ms:.4f} ms vs SOL bound {sol} ms")
 
     def time_callable(self, fn, inputs, trials, warmup, flush, audit):
         """Per trial: flush L2, reset persisting L2, then events start, call, mid, device sync, end.

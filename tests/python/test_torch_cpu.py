@@ -84,6 +84,32 @@ def test_cpu_evaluation_verdicts(problem_file, tmp_path, name):
         assert not any(s["fired"] for s in r["signals"] if s["kind"] == "gaming")
 
 
+# A reference that starts a Python thread when PyTorch's own timing runs it (its second float32 call:
+# the first is the native-dtype run before the thread census, correctness uses float64), as
+# torch.compile does on a GPU: those threads belong to the baseline, never to the candidate.
+THREADING_REFERENCE = PROBLEM.replace("    def forward(self, x):\n", """    def forward(self, x):
+        if x.dtype == torch.float32:
+            self.native_calls = getattr(self, "native_calls", 0) + 1
+            if self.native_calls == 2:
+                import threading
+                threading.Thread(target=threading.Event().wait, args=(60,), daemon=True).start()
+""")
+
+
+def test_threads_started_by_the_pytorch_baseline_are_not_the_candidates(tmp_path):
+    assert THREADING_REFERENCE != PROBLEM
+    prob = tmp_path / "prob.py"
+    prob.write_text(THREADING_REFERENCE)
+    prefix, body, _ = CANDIDATES["honest"]
+    sol = tmp_path / "honest.py"
+    sol.write_text(IMPORTS + prefix + HEAD + "\n    def forward(self, x):\n" + body)
+    task = {"kind": "eval", "problem": str(prob), "solution": str(sol), "backend": "any", "device_type": "cpu",
+            "correct_trials": 3, "timing_trials": 4, "warmup": 1, "baselines": ["eager"], "seed": 42}
+    r = worker.run_task(task, 120)
+    assert r["verdict"] == "ok", [s for s in r["signals"] if s["fired"]]
+    assert r["timing"]["eager"]["num_trials"] == 4
+
+
 def test_time_based_warm_up_runs_before_timing(problem_file, tmp_path):
     # warmup_ms keeps calling (untimed) until that much wall time has passed; off by default on the CPU.
     prefix, body, _ = CANDIDATES["honest"]
