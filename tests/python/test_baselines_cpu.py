@@ -51,3 +51,11 @@ def test_two_phase_cpu_run_hits_the_warm_cache(tmp_path):
         # phase 2 compiled nothing: every graph came from the cache phase 1 filled
         assert p["time"]["compile_cache"].get("fxgraph_cache_hit", 0) >= 1, p
         assert not p["time"]["compile_cache"].get("fxgraph_cache_miss"), p
+    # A resume re-times entries from before the event window was recorded, and only those.
+    del doc["level1"]["028_softmax_rows.py"]["timing_window"]
+    out.write_text(json.dumps(doc))
+    again = subprocess.run(proc.args + ["--resume"], env=env, capture_output=True, text=True, timeout=1200)
+    assert again.returncode == 0, again.stderr[-3000:]
+    doc = json.loads(out.read_text())
+    assert doc["level1"]["028_softmax_rows.py"]["timing_window"] == "stream_only"
+    assert json.loads((tmp_path / "baselines.report.json").read_text())["resumed_already_timed"] == 1
