@@ -74,10 +74,14 @@ using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
     ElementAccumulator, ElementCompute,
     ElementC, LayoutC, AlignmentC,
     ElementD, LayoutC, AlignmentC,
-    cutlass::epilogue::TmaWarpSpecialized,
+    $EPILOGUE_SCHEDULE$,
     Fusion>::CollectiveOp;
 
-// Implicit GEMM with TMA im2col loads; the only SM90 conv schedule in CUTLASS 4.2.
+$MAINLOOP_AND_KERNEL$
+using Conv = cutlass::conv::device::ConvUniversalAdapter<Kernel>;
+)CPP";
+
+constexpr std::string_view kSm90NonPersistentKernel = R"CPP(// Implicit GEMM with TMA im2col loads: CUTLASS's non-persistent kernel, one consumer warp group.
 using Mainloop = typename cutlass::conv::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, kConvOp,
     ElementA, LayoutA, AlignmentA,
@@ -87,9 +91,24 @@ using Mainloop = typename cutlass::conv::collective::CollectiveBuilder<
     cutlass::conv::KernelImplicitTmaWarpSpecializedSm90>::CollectiveOp;
 
 using ProblemShape = cutlass::conv::ConvProblemShape<kConvOp, Mainloop::DispatchPolicy::NumSpatialDimensions>;
-using Kernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, Mainloop, Epilogue>;
-using Conv = cutlass::conv::device::ConvUniversalAdapter<Kernel>;
-)CPP";
+using Kernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, Mainloop, Epilogue>;)CPP";
+
+// CUTLASS 4.2's builder refuses persistent conv schedules, so the mainloop is the one-group
+// collective widened to two consumer warp groups, run by ucutlass's persistent kernel
+// (codegen/runtime/persistent_conv_sm90.hpp, copied into this header).
+constexpr std::string_view kSm90PersistentKernel = R"CPP(// Implicit GEMM with TMA im2col loads: ucutlass's persistent cooperative kernel (one CTA per SM
+// walks the output tiles; two consumer warp groups; the next tile loads during this one's epilogue).
+using OneGroupMainloop = typename cutlass::conv::collective::CollectiveBuilder<
+    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, kConvOp,
+    ElementA, LayoutA, AlignmentA,
+    ElementB, LayoutB, AlignmentB,
+    ElementAccumulator, TileShape, ClusterShape,
+    $STAGES$,
+    cutlass::conv::KernelImplicitTmaWarpSpecializedSm90>::CollectiveOp;
+using Mainloop = typename ucutlass_conv::TwoConsumerGroups<OneGroupMainloop>::type;
+
+using ProblemShape = cutlass::conv::ConvProblemShape<kConvOp, Mainloop::DispatchPolicy::NumSpatialDimensions>;
+using Kernel = ucutlass_conv::PersistentConvSm90<ProblemShape, Mainloop, Epilogue>;)CPP";
 
 constexpr std::string_view kSm80ConvTypes = R"CPP(// $ROLES$
 using ElementA = $A$;
@@ -156,6 +175,10 @@ std::string conv_operator(ConvMode m) {
 
 int sm80_conv_rank(const ir::ConvProblem& p) { return p.dims == 3 ? 3 : 2; }
 
+bool uses_persistent_conv(const GemmKernel& k) {
+  return k.is_conv() && k.arch.value == ir::Arch::sm90a && k.schedule.value == ir::KernelSchedule::cooperative;
+}
+
 std::string emit_sm90_conv_types(const GemmKernel& k) {
   Substitutions subs = conv_common(k);
   subs.insert(subs.end(), {{"LAYOUT_ACT", activation_layout(k.conv->dims)},
@@ -164,6 +187,10 @@ std::string emit_sm90_conv_types(const GemmKernel& k) {
                            {"CLUSTER", cute_shape(k.cluster.value)},
                            {"FUSION", emit_sm90_fusion(k, "ConvParams")},
                            {"STAGES", sm90_stage_count(k)}});
+  const bool persistent = uses_persistent_conv(k);
+  subs.push_back({"EPILOGUE_SCHEDULE", persistent ? "cutlass::epilogue::TmaWarpSpecializedCooperative"
+                                                  : "cutlass::epilogue::TmaWarpSpecialized"});
+  subs.push_back({"MAINLOOP_AND_KERNEL", fill(persistent ? kSm90PersistentKernel : kSm90NonPersistentKernel, subs)});
   return emit_custom_activations(k) + fill(kSm90ConvTypes, subs);
 }
 

@@ -6,7 +6,9 @@
 //   SM90a: conv::collective::CollectiveBuilder (mainloop, TMA im2col) + the
 //          epilogue CollectiveBuilder with the same Fusion as a GEMM (EVT) ->
 //          conv::kernel::ConvUniversal<ConvProblemShape<op, rank>, ...> ->
-//          conv::device::ConvUniversalAdapter
+//          conv::device::ConvUniversalAdapter; the 'cooperative' schedule (fprop)
+//          runs ucutlass_conv::PersistentConvSm90 instead of ConvUniversal
+
 //   SM80:  conv::kernel::DefaultConv{2,3}d{Fprop,Dgrad,Wgrad} (implicit GEMM,
 //          optimized iterators) -> conv::device::ImplicitGemmConvolution;
 //          conv1d runs as conv2d with H = R = 1. Depthwise (groups = c = k)
@@ -24,5 +26,8 @@ std::string emit_sm80_conv_types(const ir::GemmKernel& k);
 std::string conv_operator(ir::ConvMode m);
 // The rank the SM80 kernel runs at: conv1d runs as conv2d there.
 int sm80_conv_rank(const ir::ConvProblem& p);
+// An sm90a conv on the 'cooperative' schedule runs ucutlass's persistent kernel
+// (runtime/persistent_conv_sm90.hpp), whose text the header then carries.
+bool uses_persistent_conv(const ir::GemmKernel& k);
 
 }  // namespace ucutlass::codegen

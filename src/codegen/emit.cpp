@@ -11,6 +11,7 @@
 #include "codegen/host_entry.h"
 #include "codegen/kernel_types.h"
 #include "codegen/manifest.h"
+#include "codegen/persistent_conv_sm90_text.h"
 #include "codegen/pipeline_host_entry.h"
 #include "codegen/text_template.h"
 #include "ir/operand_swap.h"
@@ -54,6 +55,12 @@ std::string conv_includes(const ir::Program& p) {
   if (program_has_depthwise(p))
     s += "#include \"cutlass/conv/kernel/default_depthwise_fprop.h\"\n"
          "#include \"cutlass/conv/device/direct_convolution.h\"\n";
+  for (const ir::GemmKernel& k : p.kernels)
+    if (uses_persistent_conv(k)) {
+      s += "\n// ---- ucutlass runtime: src/codegen/runtime/persistent_conv_sm90.hpp ----\n" +
+           std::string(kPersistentConvSm90Source) + "// ---- end of the ucutlass runtime ----\n";
+      break;
+    }
   return s;
 }
 

@@ -87,6 +87,22 @@ CASES = [
     ("wgrad2d_bf16", "conv2d(wgrad, n = 4, h = 28, w = 28, c = 64, k = 64, r = 3, s = 3, pad = 1).with_types(bf16)", {}),
     ("wgrad1d_f16_scale", "conv1d(wgrad, n = 8, w = 1000, c = 64, k = 128, s = 5, pad = 2)"
                           ".with_types(f16).with_epilogue(scale(0.5))", {}),
+    # The persistent cooperative schedule (codegen/runtime/persistent_conv_sm90.hpp): CTAs walking several
+    # tiles with two N tiles per M row and a partial last M tile; 256-row tiles with C read through the
+    # epilogue's load warp; TF32; stride and dilation; a batch given at run time (the grid follows it).
+    ("coop_bf16_multi_tile_bias_relu", "conv2d(fprop, n = 4, h = 57, w = 55, c = 64, k = 256, r = 3, s = 3, pad = 1)"
+                                       ".with_types(bf16).with_schedule(cooperative).with_tile(128, 128, 64)"
+                                       ".with_epilogue(bias(col), relu)", {}),
+    ("coop_bf16_256_residual_silu", "conv2d(fprop, n = 3, h = 40, w = 40, c = 64, k = 128, r = 1, s = 1)"
+                                    ".with_types(bf16).with_schedule(cooperative).with_tile(256, 128, 64)"
+                                    ".with_epilogue(beta(1.0), silu)", {}),
+    ("coop_tf32", "conv2d(fprop, n = 2, h = 45, w = 33, c = 32, k = 64, r = 3, s = 3, pad = 1).with_types(f32)"
+                  ".with_schedule(cooperative)", {}),
+    ("coop_f16_strided_dilated", "conv2d(fprop, n = 8, h = 64, w = 48, c = 32, k = 64, r = 3, s = 3, "
+                                 "pad = (2, 1), stride = 2, dilation = (2, 1)).with_types(f16).with_schedule(cooperative)",
+     {}),
+    ("coop_bf16_dynamic_batch", "conv2d(fprop, n = dynamic, h = 32, w = 32, c = 64, k = 64, r = 3, s = 3, pad = 1)"
+                                ".with_types(bf16).with_schedule(cooperative)", {"n": 5}),
     ("sm80_fprop2d_c4_stride2", "conv2d(fprop, n = 8, h = 224, w = 224, c = 4, k = 64, r = 3, s = 3, pad = 1, "
                                 "stride = 2).with_arch(sm80).with_types(f16).with_epilogue(relu)", {}),
     ("sm80_fprop1d_bf16", "conv1d(fprop, n = 4, w = 512, c = 32, k = 64, s = 3, pad = 1)"
@@ -186,6 +202,24 @@ BENCH = [
                                   ".with_stages(6)", 8),
     ("bench_bf16_tile_64x128_c2x1_s4", BENCH_PROBLEM + ".with_types(bf16).with_tile(64, 128, 64).with_cluster(2, 1, 1)"
                                        ".with_stages(4)", 8),
+    # 2026-11-30: the non-persistent kernel tops out at 0.69-0.77x cuDNN whatever the tile, stages or
+    # cluster; the persistent cooperative kernel overlaps each tile's epilogue and the next tile's loads.
+    ("bench_bf16_tile_coop_128x128", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
+                                     ".with_tile(128, 128, 64)", 8),
+    ("bench_bf16_tile_coop_256x128", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
+                                     ".with_tile(256, 128, 64)", 8),
+    ("bench_bf16_tile_coop_256x128_s4", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
+                                        ".with_tile(256, 128, 64).with_stages(4)", 8),
+    ("bench_bf16_tile_coop_128x128_k32", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
+                                         ".with_tile(128, 128, 32)", 8),
+    ("bench_bf16_bias_relu_tile_coop_256x128", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
+                                               ".with_tile(256, 128, 64).with_epilogue(bias(col), relu)", 8),
+    ("bench_tf32_tile_coop_128x128", BENCH_PROBLEM + ".with_types(f32).with_schedule(cooperative)"
+                                     ".with_tile(128, 128, 32)", 8),
+    ("bench_tf32_tile_coop_256x128", BENCH_PROBLEM + ".with_types(f32).with_schedule(cooperative)"
+                                     ".with_tile(256, 128, 32)", 8),
+    ("bench_tf32_tile_coop_128x64", BENCH_PROBLEM + ".with_types(f32).with_schedule(cooperative)"
+                                    ".with_tile(128, 64, 32)", 8),
     ("bench_bf16_bias_relu", BENCH_PROBLEM + ".with_types(bf16).with_epilogue(bias(col), relu)", 8),
     ("bench_tf32", BENCH_PROBLEM + ".with_types(f32)", 8),
     ("bench_tf32_tile_128x64_s4", BENCH_PROBLEM + ".with_types(f32).with_tile(128, 64, 32).with_cluster(1, 1, 1)"
