@@ -25,7 +25,8 @@ Benchmark (skipped by --no-bench): conv2d fprop 3x3, N = 8, C 64 -> 128, 512 x 1
 And problems/level1/022 (depthwise 3x3, groups = C = 512, N = 32, 64 x 64, pad 1, f32): the sm80 direct
 convolution against F.conv2d(groups = 512) on channels_last tensors, and against the NCHW call the
 problem's nn.Conv2d makes ("torch_nchw"; every benchmark reports it).
-Timing: CUDA events around each call, warm-up first, median and minimum over --iters runs.
+Timing: CUDA events around each call; each side warmed up for --warmup-ms, then --iters calls of each in 10
+rounds whose order alternates (time_side_by_side), median and minimum; --bench-filter picks benchmarks.
 
 --torch-binding additionally compiles one emitted torch binding (fprop + bias + ReLU) with
 torch.utils.cpp_extension against the built library and checks NCHW and channels_last inputs through it.
@@ -43,10 +44,12 @@ import json
 import math
 import os
 import pathlib
+import re
 import statistics
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
@@ -474,7 +477,33 @@ def time_ms(fn, torch, warmup, iters):
     return {"median_ms": statistics.median(times), "min_ms": min(times), "iters": iters}
 
 
-def bench(built, torch, warmup, iters):
+def time_side_by_side(fns, torch, warmup_ms, iters, rounds=10):
+    """Times several callables against each other: after a time-based warm-up of each, `rounds` rounds
+    of iters/rounds calls of each, the order reversed every other round, so clock and power drift
+    during the run reach every side alike. (2026-11-30: timed one after another in 20-call blocks,
+    cuDNN's TF32 time for one problem ranged 1.85-2.12 ms across the rows of one run.)"""
+    for fn in fns.values():
+        t0 = time.perf_counter()
+        while (time.perf_counter() - t0) * 1e3 < warmup_ms:
+            fn()
+            torch.cuda.synchronize()
+    times = {name: [] for name in fns}
+    order = list(fns)
+    per_round = max(1, iters // rounds)
+    for r in range(rounds):
+        for name in (order if r % 2 == 0 else order[::-1]):
+            for _ in range(per_round):
+                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                fns[name]()
+                end.record()
+                end.synchronize()
+                times[name].append(start.elapsed_time(end))
+    return {name: {"median_ms": statistics.median(v), "min_ms": min(v), "iters": len(v), "rounds": rounds}
+            for name, v in times.items()}
+
+
+def bench(built, torch, warmup, iters, warmup_ms=300):
     """The benchmark problem through ucutlass and cuDNN, one run, channels_last tensors for both."""
     F = torch.nn.functional
     out = {"problems": {name: {"program": decl, "n": n} for name, decl, n in BENCH}, "results": {}}
@@ -505,11 +534,15 @@ def bench(built, torch, warmup, iters):
                     break
                 fused = bias is not None
 
-                def torch_fn(layout="channels_last"):
+                def torch_fn(layout="channels_last", allow_tf32=None):
                     x, w = (a_cl, b_cl) if layout == "channels_last" else (a.contiguous(), b.contiguous())
 
                     def call():
+                        saved = torch.backends.cudnn.allow_tf32
+                        if allow_tf32 is not None:
+                            torch.backends.cudnn.allow_tf32 = allow_tf32
                         r = F.conv2d(x, w, bias if fused else None, **problem.window())
+                        torch.backends.cudnn.allow_tf32 = saved
                         return torch.relu(r) if fused else r
                     return call
 
@@ -532,19 +565,18 @@ def bench(built, torch, warmup, iters):
                     continue
                 flops = 2.0 * problem.n * math.prod(problem.spatial(problem.output3)) * problem.k * problem.gemm_k()
                 entry["gflop"] = flops / 1e9
-                ours = time_ms(lambda: run_kernel(lib, sig, params, torch), torch, warmup, iters)
-                entry["ucutlass"] = ours
-                theirs = {}
+                fns = {"ucutlass": lambda: run_kernel(lib, sig, params, torch)}
                 if sig["types"]["a"] == "f32":
-                    default = torch.backends.cudnn.allow_tf32
-                    theirs["torch_default"] = time_ms(torch_fn(), torch, warmup, iters)
-                    torch.backends.cudnn.allow_tf32 = False
-                    theirs["torch_exact_f32"] = time_ms(torch_fn(), torch, warmup, iters)
-                    torch.backends.cudnn.allow_tf32 = default
+                    fns["torch_default"] = torch_fn()
+                    fns["torch_exact_f32"] = torch_fn(allow_tf32=False)
                 else:
-                    theirs["torch"] = time_ms(torch_fn(), torch, warmup, iters)
+                    fns["torch"] = torch_fn()
                 # PyTorch as a model calls it: NCHW tensors (cuDNN may pick another algorithm for them).
-                theirs["torch_nchw"] = time_ms(torch_fn("nchw"), torch, warmup, iters)
+                fns["torch_nchw"] = torch_fn("nchw")
+                timed = time_side_by_side(fns, torch, warmup_ms, iters)
+                ours = timed.pop("ucutlass")
+                entry["ucutlass"] = ours
+                theirs = timed
                 entry.update(theirs)
                 entry["tflops_ucutlass"] = flops / ours["median_ms"] / 1e9
                 entry["speedup_vs"] = {k: v["median_ms"] / ours["median_ms"] for k, v in theirs.items()}
@@ -628,7 +660,10 @@ def main(argv):
     ap.add_argument("--no-bench", action="store_true", help="numerics only")
     ap.add_argument("--bench-only", action="store_true", help="benchmark only")
     ap.add_argument("--warmup", type=int, default=5)
-    ap.add_argument("--iters", type=int, default=20)
+    ap.add_argument("--iters", type=int, default=100,
+                    help="timed calls of each side, in 10 interleaved rounds (default 100)")
+    ap.add_argument("--warmup-ms", type=float, default=300.0, help="time-based warm-up of each side (ms)")
+    ap.add_argument("--bench-filter", help="regex: only the benchmarks whose name matches")
     ap.add_argument("--torch-binding", action="store_true", help="also build and call one emitted torch binding")
     ap.add_argument("--build-only", action="store_true",
                     help="CPU machine: nvcc-build the programs into build/kernel-cache and stop (a GPU session "
@@ -647,7 +682,8 @@ def main(argv):
               "gpu": None if (args.dry_run or args.build_only) else torch.cuda.get_device_name(), "thresholds": THRESHOLDS,
               "cases": []}
     cases = [] if args.bench_only else [c for c in CASES if not args.only or c[0] in args.only]
-    benches = [] if (args.no_bench or args.dry_run) else BENCH
+    benches = [] if (args.no_bench or args.dry_run) else [
+        b for b in BENCH if not args.bench_filter or re.search(args.bench_filter, b[0])]
     if args.torch_binding and not args.dry_run and not any(c[0] == "fprop2d_bf16_bias_relu" for c in cases):
         cases.append(next(c for c in CASES if c[0] == "fprop2d_bf16_bias_relu"))
     with tempfile.TemporaryDirectory(prefix="ucutlass-conv-") as tmp:
@@ -695,7 +731,8 @@ def main(argv):
             print(f"{'PASS' if r['pass'] else 'FAIL'} {name:30s} "
                   f"{json.dumps(r.get('errors', r.get('message', r.get('error'))))}", flush=True)
         if benches:
-            report["bench"] = bench({n: results[n] for n, _, _ in benches}, torch, args.warmup, args.iters)
+            report["bench"] = bench({n: results[n] for n, _, _ in benches}, torch, args.warmup, args.iters,
+                                    args.warmup_ms)
     report["seconds"] = (provenance.now() - started).total_seconds()
     report["passed"] = sum(1 for k in report["cases"] if k["pass"])
     report["failed"] = len(report["cases"]) - report["passed"]
