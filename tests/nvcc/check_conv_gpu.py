@@ -503,7 +503,7 @@ def time_side_by_side(fns, torch, warmup_ms, iters, rounds=10):
             for name, v in times.items()}
 
 
-def bench(built, torch, warmup, iters, warmup_ms=300):
+def bench(built, torch, warmup, iters, warmup_ms=300, rounds=10):
     """The benchmark problem through ucutlass and cuDNN, one run, channels_last tensors for both."""
     F = torch.nn.functional
     out = {"problems": {name: {"program": decl, "n": n} for name, decl, n in BENCH}, "results": {}}
@@ -573,7 +573,7 @@ def bench(built, torch, warmup, iters, warmup_ms=300):
                     fns["torch"] = torch_fn()
                 # PyTorch as a model calls it: NCHW tensors (cuDNN may pick another algorithm for them).
                 fns["torch_nchw"] = torch_fn("nchw")
-                timed = time_side_by_side(fns, torch, warmup_ms, iters)
+                timed = time_side_by_side(fns, torch, warmup_ms, iters, rounds)
                 ours = timed.pop("ucutlass")
                 entry["ucutlass"] = ours
                 theirs = timed
@@ -663,6 +663,8 @@ def main(argv):
     ap.add_argument("--iters", type=int, default=100,
                     help="timed calls of each side, in 10 interleaved rounds (default 100)")
     ap.add_argument("--warmup-ms", type=float, default=300.0, help="time-based warm-up of each side (ms)")
+    ap.add_argument("--rounds", type=int, default=10,
+                    help="interleaved rounds (1: each side's calls back to back, the order before 2026-11-30)")
     ap.add_argument("--bench-filter", help="regex: only the benchmarks whose name matches")
     ap.add_argument("--torch-binding", action="store_true", help="also build and call one emitted torch binding")
     ap.add_argument("--build-only", action="store_true",
@@ -732,7 +734,7 @@ def main(argv):
                   f"{json.dumps(r.get('errors', r.get('message', r.get('error'))))}", flush=True)
         if benches:
             report["bench"] = bench({n: results[n] for n, _, _ in benches}, torch, args.warmup, args.iters,
-                                    args.warmup_ms)
+                                    args.warmup_ms, args.rounds)
     report["seconds"] = (provenance.now() - started).total_seconds()
     report["passed"] = sum(1 for k in report["cases"] if k["pass"])
     report["failed"] = len(report["cases"]) - report["passed"]
