@@ -2,12 +2,16 @@
 # A convolution is an implicit GEMM (M = N*P*Q output pixels, N = K output
 # channels, K = R*S*C filter taps x input channels), so it takes the GEMM's
 # settings: types, tile, cluster, stages and a fused epilogue. sm90a loads
-# through TMA im2col: channels must be multiples of 8 (16-bit types), and the
-# schedule is CUTLASS 4.2's one conv schedule, warpspecialized (tile M 64 or 128).
+# through TMA im2col: channels must be multiples of 8 (16-bit types).
+# Two schedules: CUTLASS 4.2's non-persistent 'warpspecialized' kernel (tile M
+# 64 or 128, any pass), and ucutlass's persistent 'cooperative' one (fprop, tile
+# M 128 or 256, 1x1x1 cluster), which overlaps a tile's epilogue with the next
+# tile's loads: on the H200 this layer ran 1.19-1.00 ms with it against 1.50-1.34
+# ms for the best non-persistent tile (bench/results/conv-2026-11-30-*.json).
 # bias(col) is one value per output channel, like nn.Conv2d's bias.
 # The torch binding takes NCHW tensors (channels_last ones without a copy).
 kernel conv3x3_bias_relu = conv2d(fprop, n = 8, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)
   .with_types(bf16)
-  .with_tile(128, 128, 64)
-  .with_cluster(2, 1, 1)
+  .with_schedule(cooperative)
+  .with_tile(256, 128, 64)
   .with_epilogue(bias(col), relu)

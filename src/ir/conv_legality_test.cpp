@@ -136,10 +136,26 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"sm90_tf32_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
                                "pad = 1).with_types(f32)",
             {"1:19: sm90a dgrad reads an MN-major operand, which tf32 WGMMA cannot (it reads K-major operands only)"}},
-        Row{"sm90_schedule", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative)",
-            {"1:120: sm90a convolutions in CUTLASS 4.2 have one kernel schedule, the non-persistent 'warpspecialized' "
-             "(ConvUniversal does not dispatch cooperative or ping-pong conv kernels, and there is no cp.async conv "
-             "mainloop), not 'cooperative'"}},
+        Row{"sm90_schedule", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong)",
+            {"1:120: sm90a convolutions run CUTLASS's non-persistent 'warpspecialized' kernel or, for fprop, "
+             "ucutlass's persistent 'cooperative' one (CUTLASS 4.2 dispatches no ping-pong conv kernel and has no "
+             "cp.async conv mainloop), not 'pingpong'"}},
+        // The persistent cooperative kernel (codegen/runtime/persistent_conv_sm90.hpp).
+        Row{"sm90_persistent", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative).with_tile(256, 128, 64)", {}},
+        Row{"sm90_persistent_tf32_residual", FPROP_BF16 ".with_types(f32).with_schedule(cooperative)"
+                                             ".with_epilogue(beta(1.0), relu)", {}},
+        Row{"sm90_persistent_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
+                                     "pad = 1).with_types(bf16).with_schedule(cooperative)",
+            {"1:119: the persistent 'cooperative' conv schedule runs fprop, not dgrad"}},
+        Row{"sm90_persistent_tile_m", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative).with_tile(64, 128, 64)",
+            {"1:133: the 'cooperative' conv schedule splits tile M between two consumer warp groups, so it takes "
+             "tile M = 128 or 256, not 64"}},
+        Row{"sm90_persistent_accumulators", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative)"
+                                            ".with_tile(256, 256, 64)",
+            {"1:133: tile 256x256 gives each of the 256 consumer threads 256 accumulators; the 'cooperative' conv "
+             "kernel holds at most 128"}},
+        Row{"sm90_persistent_cluster", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative).with_cluster(2, 1, 1)",
+            {"1:133: the persistent 'cooperative' conv kernel runs 1x1x1 clusters, not 2x1x1"}},
         Row{"sm90_3d_pad", "kernel k = conv3d(fprop, n = 1, d = 64, h = 16, w = 16, c = 16, k = 16, t = 3, r = 3, "
                            "s = 3, pad = (20, 1, 1)).with_types(bf16)",
             {"1:100: TMA im2col takes padding up to 16 for conv3d, not 20"}},
@@ -147,7 +163,8 @@ INSTANTIATE_TEST_SUITE_P(
                                  "r = 3, s = 3, dilation = 16).with_types(bf16)",
             {"1:77: TMA im2col addresses filter offsets below 31 for conv3d; dilation * (t - 1) = 32"}},
         Row{"sm90_tile_m", FPROP_BF16 ".with_types(bf16).with_tile(256, 128, 64)",
-            {"1:106: the sm90a conv schedule (warpspecialized, one consumer warp group) takes tile M = 64 or 128, not 256"}},
+            {"1:106: the sm90a conv schedule 'warpspecialized' (one consumer warp group) takes tile M = 64 or 128, not "
+             "256"}},
         // sm80 rules (2.x implicit GEMM).
         Row{"sm80_grouped", "kernel k = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, pad = 1, "
                             "groups = 2).with_arch(sm80).with_types(bf16)",

@@ -20,6 +20,12 @@ std::vector<Shape3> conv_sm90_tiles(graph::DType in) {
   return out;
 }
 
+// Tile M 128 or 256 (a warp group per half), at most 128 accumulators per consumer thread.
+std::vector<Shape3> conv_sm90_persistent_tiles(graph::DType in) {
+  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
+  return {{128, 64, k}, {128, 128, k}, {128, 256, k}, {256, 64, k}, {256, 128, k}};
+}
+
 std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped) {
   if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
   const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
@@ -81,6 +87,15 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
         c.tile = tile;
         c.cluster = cluster;
         c.schedule = ir::KernelSchedule::warpspecialized;
+        out.push_back(c);
+      }
+    // The persistent cooperative kernel (fprop; validate_conv.h): two consumer warp groups split tile M.
+    if (m.conv && !m.conv->transposed)
+      for (const Shape3& tile : conv_sm90_persistent_tiles(m.in)) {
+        map::KernelConfig c = base;
+        c.tile = tile;
+        c.cluster = {1, 1, 1};
+        c.schedule = ir::KernelSchedule::cooperative;
         out.push_back(c);
       }
     return out;

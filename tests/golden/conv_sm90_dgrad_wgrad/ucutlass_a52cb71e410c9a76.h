@@ -304,7 +304,7 @@ using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
     cutlass::epilogue::TmaWarpSpecialized,
     Fusion>::CollectiveOp;
 
-// Implicit GEMM with TMA im2col loads; the only SM90 conv schedule in CUTLASS 4.2.
+// Implicit GEMM with TMA im2col loads: CUTLASS's non-persistent kernel, one consumer warp group.
 using Mainloop = typename cutlass::conv::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, kConvOp,
     ElementA, LayoutA, AlignmentA,
@@ -449,7 +449,7 @@ using Epilogue = typename cutlass::epilogue::collective::CollectiveBuilder<
     cutlass::epilogue::TmaWarpSpecialized,
     Fusion>::CollectiveOp;
 
-// Implicit GEMM with TMA im2col loads; the only SM90 conv schedule in CUTLASS 4.2.
+// Implicit GEMM with TMA im2col loads: CUTLASS's non-persistent kernel, one consumer warp group.
 using Mainloop = typename cutlass::conv::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, kConvOp,
     ElementA, LayoutA, AlignmentA,
