@@ -104,6 +104,10 @@ CASES = [
     ("coop_f16_strided_dilated", "conv2d(fprop, n = 8, h = 64, w = 48, c = 32, k = 64, r = 3, s = 3, "
                                  "pad = (2, 1), stride = 2, dilation = (2, 1)).with_types(f16).with_schedule(cooperative)",
      {}),
+    ("coop_conv1d_bf16_gelu", "conv1d(fprop, n = 4, w = 1000, c = 64, k = 64, s = 5, pad = 2).with_types(bf16)"
+                              ".with_schedule(cooperative).with_epilogue(gelu)", {}),
+    ("coop_conv3d_bf16", "conv3d(fprop, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1)"
+                         ".with_types(bf16).with_schedule(cooperative).with_tile(256, 64, 64)", {}),
     ("coop_bf16_dynamic_batch", "conv2d(fprop, n = dynamic, h = 32, w = 32, c = 64, k = 64, r = 3, s = 3, pad = 1)"
                                 ".with_types(bf16).with_schedule(cooperative)", {"n": 5}),
     ("sm80_fprop2d_c4_stride2", "conv2d(fprop, n = 8, h = 224, w = 224, c = 4, k = 64, r = 3, s = 3, pad = 1, "
