@@ -81,14 +81,17 @@ $MAINLOOP_AND_KERNEL$
 using Conv = cutlass::conv::device::ConvUniversalAdapter<Kernel>;
 )CPP";
 
-constexpr std::string_view kSm90NonPersistentKernel = R"CPP(// Implicit GEMM with TMA im2col loads: CUTLASS's non-persistent kernel, one consumer warp group.
-using Mainloop = typename cutlass::conv::collective::CollectiveBuilder<
+// CUTLASS's conv mainloop collective (TMA im2col loads, one consumer warp group), named $MAINLOOP$.
+constexpr std::string_view kSm90ConvMainloop = R"CPP(using $MAINLOOP$ = typename cutlass::conv::collective::CollectiveBuilder<
     cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, kConvOp,
     ElementA, LayoutA, AlignmentA,
     ElementB, LayoutB, AlignmentB,
     ElementAccumulator, TileShape, ClusterShape,
     $STAGES$,
-    cutlass::conv::KernelImplicitTmaWarpSpecializedSm90>::CollectiveOp;
+    cutlass::conv::KernelImplicitTmaWarpSpecializedSm90>::CollectiveOp;)CPP";
+
+constexpr std::string_view kSm90NonPersistentKernel = R"CPP(// Implicit GEMM with TMA im2col loads: CUTLASS's non-persistent kernel, one consumer warp group.
+$MAINLOOP_BUILDER$
 
 using ProblemShape = cutlass::conv::ConvProblemShape<kConvOp, Mainloop::DispatchPolicy::NumSpatialDimensions>;
 using Kernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, Mainloop, Epilogue>;)CPP";
@@ -98,13 +101,7 @@ using Kernel = cutlass::conv::kernel::ConvUniversal<ProblemShape, Mainloop, Epil
 // (codegen/runtime/persistent_conv_sm90.hpp, copied into this header).
 constexpr std::string_view kSm90PersistentKernel = R"CPP(// Implicit GEMM with TMA im2col loads: ucutlass's persistent cooperative kernel (one CTA per SM
 // walks the output tiles; two consumer warp groups; the next tile loads during this one's epilogue).
-using OneGroupMainloop = typename cutlass::conv::collective::CollectiveBuilder<
-    cutlass::arch::Sm90, cutlass::arch::OpClassTensorOp, kConvOp,
-    ElementA, LayoutA, AlignmentA,
-    ElementB, LayoutB, AlignmentB,
-    ElementAccumulator, TileShape, ClusterShape,
-    $STAGES$,
-    cutlass::conv::KernelImplicitTmaWarpSpecializedSm90>::CollectiveOp;
+$MAINLOOP_BUILDER$
 using Mainloop = typename ucutlass_conv::TwoConsumerGroups<OneGroupMainloop>::type;
 
 using ProblemShape = cutlass::conv::ConvProblemShape<kConvOp, Mainloop::DispatchPolicy::NumSpatialDimensions>;
@@ -190,6 +187,8 @@ std::string emit_sm90_conv_types(const GemmKernel& k) {
   const bool persistent = uses_persistent_conv(k);
   subs.push_back({"EPILOGUE_SCHEDULE", persistent ? "cutlass::epilogue::TmaWarpSpecializedCooperative"
                                                   : "cutlass::epilogue::TmaWarpSpecialized"});
+  subs.push_back({"MAINLOOP", persistent ? "OneGroupMainloop" : "Mainloop"});
+  subs.push_back({"MAINLOOP_BUILDER", fill(kSm90ConvMainloop, subs)});
   subs.push_back({"MAINLOOP_AND_KERNEL", fill(persistent ? kSm90PersistentKernel : kSm90NonPersistentKernel, subs)});
   return emit_custom_activations(k) + fill(kSm90ConvTypes, subs);
 }
