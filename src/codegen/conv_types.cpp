@@ -107,6 +107,14 @@ using Mainloop = typename ucutlass_conv::TwoConsumerGroups<OneGroupMainloop>::ty
 using ProblemShape = cutlass::conv::ConvProblemShape<kConvOp, Mainloop::DispatchPolicy::NumSpatialDimensions>;
 using Kernel = ucutlass_conv::PersistentConvSm90<ProblemShape, Mainloop, Epilogue>;)CPP";
 
+// Ping-pong: each consumer warp group runs whole tiles with the builder's one-group collective.
+constexpr std::string_view kSm90PingPongKernel = R"CPP(// Implicit GEMM with TMA im2col loads: ucutlass's persistent ping-pong kernel (one CTA per SM walks
+// the output tiles; two consumer warp groups take alternate tiles, one's epilogue beside the other's MMAs).
+$MAINLOOP_BUILDER$
+
+using ProblemShape = cutlass::conv::ConvProblemShape<kConvOp, Mainloop::DispatchPolicy::NumSpatialDimensions>;
+using Kernel = ucutlass_conv::PersistentConvSm90<ProblemShape, Mainloop, Epilogue, /*PingPong=*/true>;)CPP";
+
 constexpr std::string_view kSm80ConvTypes = R"CPP(// $ROLES$
 using ElementA = $A$;
 using ElementB = $B$;
@@ -173,7 +181,8 @@ std::string conv_operator(ConvMode m) {
 int sm80_conv_rank(const ir::ConvProblem& p) { return p.dims == 3 ? 3 : 2; }
 
 bool uses_persistent_conv(const GemmKernel& k) {
-  return k.is_conv() && k.arch.value == ir::Arch::sm90a && k.schedule.value == ir::KernelSchedule::cooperative;
+  return k.is_conv() && k.arch.value == ir::Arch::sm90a &&
+         (k.schedule.value == ir::KernelSchedule::cooperative || k.schedule.value == ir::KernelSchedule::pingpong);
 }
 
 std::string emit_sm90_conv_types(const GemmKernel& k) {
@@ -185,11 +194,15 @@ std::string emit_sm90_conv_types(const GemmKernel& k) {
                            {"FUSION", emit_sm90_fusion(k, "ConvParams")},
                            {"STAGES", sm90_stage_count(k)}});
   const bool persistent = uses_persistent_conv(k);
-  subs.push_back({"EPILOGUE_SCHEDULE", persistent ? "cutlass::epilogue::TmaWarpSpecializedCooperative"
-                                                  : "cutlass::epilogue::TmaWarpSpecialized"});
-  subs.push_back({"MAINLOOP", persistent ? "OneGroupMainloop" : "Mainloop"});
+  const bool pingpong = persistent && k.schedule.value == ir::KernelSchedule::pingpong;
+  subs.push_back({"EPILOGUE_SCHEDULE", persistent && !pingpong ? "cutlass::epilogue::TmaWarpSpecializedCooperative"
+                                                               : "cutlass::epilogue::TmaWarpSpecialized"});
+  subs.push_back({"MAINLOOP", persistent && !pingpong ? "OneGroupMainloop" : "Mainloop"});
   subs.push_back({"MAINLOOP_BUILDER", fill(kSm90ConvMainloop, subs)});
-  subs.push_back({"MAINLOOP_AND_KERNEL", fill(persistent ? kSm90PersistentKernel : kSm90NonPersistentKernel, subs)});
+  subs.push_back({"MAINLOOP_AND_KERNEL", fill(!persistent ? kSm90NonPersistentKernel
+                                              : pingpong  ? kSm90PingPongKernel
+                                                          : kSm90PersistentKernel,
+                                              subs)});
   return emit_custom_activations(k) + fill(kSm90ConvTypes, subs);
 }
 

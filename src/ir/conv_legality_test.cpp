@@ -136,10 +136,19 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"sm90_tf32_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
                                "pad = 1).with_types(f32)",
             {"1:19: sm90a dgrad reads an MN-major operand, which tf32 WGMMA cannot (it reads K-major operands only)"}},
-        Row{"sm90_schedule", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong)",
+        Row{"sm90_schedule", FPROP_BF16 ".with_types(bf16).with_schedule(cpasync).with_cluster(1, 1, 1)",
             {"1:120: sm90a convolutions run CUTLASS's non-persistent 'warpspecialized' kernel or, for fprop, "
-             "ucutlass's persistent 'cooperative' one (CUTLASS 4.2 dispatches no ping-pong conv kernel and has no "
-             "cp.async conv mainloop), not 'pingpong'"}},
+             "ucutlass's persistent 'cooperative' and 'pingpong' ones (CUTLASS 4.2 has no cp.async conv mainloop), "
+             "not 'cpasync'"}},
+        // The persistent ping-pong kernel: a whole tile per consumer warp group.
+        Row{"sm90_pingpong", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong).with_tile(128, 128, 64)", {}},
+        Row{"sm90_pingpong_tile_m", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong).with_tile(256, 64, 64)",
+            {"1:130: the 'pingpong' conv schedule gives each consumer warp group a whole tile, so it takes tile M = "
+             "64 or 128, not 256"}},
+        Row{"sm90_pingpong_accumulators", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong)"
+                                          ".with_tile(128, 256, 64)",
+            {"1:130: tile 128x256 gives each of the 128 threads of a tile 256 accumulators; the 'pingpong' conv "
+             "kernel holds at most 128"}},
         // The persistent cooperative kernel (codegen/runtime/persistent_conv_sm90.hpp).
         Row{"sm90_persistent", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative).with_tile(256, 128, 64)", {}},
         Row{"sm90_persistent_tf32_residual", FPROP_BF16 ".with_types(f32).with_schedule(cooperative)"
@@ -152,7 +161,7 @@ INSTANTIATE_TEST_SUITE_P(
              "tile M = 128 or 256, not 64"}},
         Row{"sm90_persistent_accumulators", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative)"
                                             ".with_tile(256, 256, 64)",
-            {"1:133: tile 256x256 gives each of the 256 consumer threads 256 accumulators; the 'cooperative' conv "
+            {"1:133: tile 256x256 gives each of the 256 threads of a tile 256 accumulators; the 'cooperative' conv "
              "kernel holds at most 128"}},
         Row{"sm90_persistent_cluster", FPROP_BF16 ".with_types(bf16).with_schedule(cooperative).with_cluster(2, 1, 1)",
             {"1:133: the persistent 'cooperative' conv kernel runs 1x1x1 clusters, not 2x1x1"}},

@@ -61,17 +61,18 @@ void resolve_alignment(GemmKernel& k) {
 }
 
 // SM90 convolutions (validate_conv.h): CUTLASS's non-persistent warp-specialized kernel by default,
-// or the persistent cooperative one (fprop), each with its TMA epilogue. Tile N follows the channel
+// or ucutlass's persistent cooperative or ping-pong one (fprop), each with its TMA epilogue. Tile N follows the channel
 // count so narrow layers waste no MMA work.
 void resolve_sm90_conv(GemmKernel& k) {
   choose(k.schedule, KernelSchedule::warpspecialized);
-  const bool persistent = k.schedule.value == KernelSchedule::cooperative;
+  const bool cooperative = k.schedule.value == KernelSchedule::cooperative;
+  const bool persistent = cooperative || k.schedule.value == KernelSchedule::pingpong;
   int bits = bits_of(k.a.value);
   bool small_m = !k.m.is_dynamic() && k.m.value <= 64;
   int tile_n = !k.n.is_dynamic() && k.n.value <= 64 ? 64 : 128;
-  choose(k.tile, Shape3{small_m && !persistent ? 64 : 128, tile_n, bits == 16 ? 64 : 32});
+  choose(k.tile, Shape3{small_m && !cooperative ? 64 : 128, tile_n, bits == 16 ? 64 : 32});
   if (k.epilogue_schedule.is_auto || k.epilogue_schedule.value == EpilogueSchedule::tma)
-    k.epilogue_schedule.value = persistent ? EpilogueSchedule::tma_cooperative : EpilogueSchedule::tma_warpspecialized;
+    k.epilogue_schedule.value = cooperative ? EpilogueSchedule::tma_cooperative : EpilogueSchedule::tma_warpspecialized;
   choose(k.cluster, persistent ? Shape3{1, 1, 1} : Shape3{2, 1, 1});
   choose(k.warps, Shape3{0, 0, 0});
   choose(k.stages, 0);

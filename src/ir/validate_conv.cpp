@@ -226,7 +226,7 @@ class ConvValidator {
   // since CUTLASS 4.2 dispatches no persistent conv kernel.
   void check_sm90_schedule() {
     KernelSchedule s = k_.schedule.value;
-    if (s == KernelSchedule::cooperative) return check_sm90_persistent();
+    if (s == KernelSchedule::cooperative || s == KernelSchedule::pingpong) return check_sm90_persistent();
     const int tile_m = k_.tile.value.m;
     if (tile_m % 64 == 0 && tile_m >= 64 && tile_m <= 256 && tile_m != 64 && tile_m != 128)  // else the tile rule speaks
       error(k_.tile.span, "the sm90a conv schedule 'warpspecialized' (one consumer warp group) takes tile M = 64 or "
@@ -234,38 +234,49 @@ class ConvValidator {
             "with_tile(128, N, K) or with_tile(64, N, K), or with_schedule(cooperative) for fprop");
     if (s != KernelSchedule::warpspecialized)
       error(k_.schedule.span, "sm90a convolutions run CUTLASS's non-persistent 'warpspecialized' kernel or, for "
-                              "fprop, ucutlass's persistent 'cooperative' one (CUTLASS 4.2 dispatches no ping-pong "
-                              "conv kernel and has no cp.async conv mainloop), not '" + std::string(name_of(s)) + "'",
-            "with_schedule(warpspecialized), with_schedule(cooperative) or auto");
+                              "fprop, ucutlass's persistent 'cooperative' and 'pingpong' ones (CUTLASS 4.2 has no "
+                              "cp.async conv mainloop), not '" + std::string(name_of(s)) + "'",
+            "with_schedule(warpspecialized), cooperative, pingpong or auto");
     EpilogueSchedule e = k_.epilogue_schedule.value;
     if (e != EpilogueSchedule::tma_warpspecialized && e != EpilogueSchedule::tma)
       error(k_.epilogue_schedule.span, "sm90a convolutions use the TMA epilogue that pairs with 'warpspecialized'",
             "epilogue = tma or tma_warpspecialized (or auto)");
   }
 
+  // ucutlass's persistent kernels: the two consumer warp groups share each tile (cooperative, half
+  // of tile M each) or take alternate tiles (pingpong, a whole tile each).
   void check_sm90_persistent() {
+    const bool pingpong = k_.schedule.value == KernelSchedule::pingpong;
+    const std::string sched = pingpong ? "'pingpong'" : "'cooperative'";
     if (p_.mode != ConvMode::fprop)
-      error(k_.schedule.span, std::string("the persistent 'cooperative' conv schedule runs fprop, not ") +
+      error(k_.schedule.span, "the persistent " + sched + " conv schedule runs fprop, not " +
                                   (p_.mode == ConvMode::dgrad ? "dgrad" : "wgrad"),
             "with_schedule(warpspecialized) for dgrad and wgrad");
     const Shape3& t = k_.tile.value;
-    if (t.m % 64 == 0 && t.m >= 64 && t.m <= 256 && t.m != 128 && t.m != 256)  // else the tile rule speaks
-      error(k_.tile.span, "the 'cooperative' conv schedule splits tile M between two consumer warp groups, so it "
-                          "takes tile M = 128 or 256, not " + str(t.m),
-            "with_tile(128, N, K) or with_tile(256, N, K)");
-    else if (t.m * t.n / 256 > 128)
-      error(k_.tile.span, "tile " + str(t.m) + "x" + str(t.n) + " gives each of the 256 consumer threads " +
-                              str(t.m * t.n / 256) + " accumulators; the 'cooperative' conv kernel holds at most 128",
-            "tile M x N up to 32768 elements, e.g. with_tile(256, 128, K) or with_tile(128, 256, K)");
+    const int threads = pingpong ? 128 : 256;
+    const bool m_ok = pingpong ? (t.m == 64 || t.m == 128) : (t.m == 128 || t.m == 256);
+    if (t.m % 64 == 0 && t.m >= 64 && t.m <= 256 && !m_ok)  // else the tile rule speaks
+      error(k_.tile.span, pingpong ? "the 'pingpong' conv schedule gives each consumer warp group a whole tile, so it "
+                                     "takes tile M = 64 or 128, not " + str(t.m)
+                                   : "the 'cooperative' conv schedule splits tile M between two consumer warp groups, "
+                                     "so it takes tile M = 128 or 256, not " + str(t.m),
+            pingpong ? "with_tile(64, N, K) or with_tile(128, N, K)" : "with_tile(128, N, K) or with_tile(256, N, K)");
+    else if (t.m * t.n / threads > 128)
+      error(k_.tile.span, "tile " + str(t.m) + "x" + str(t.n) + " gives each of the " + str(threads) +
+                              " threads of a tile " + str(t.m * t.n / threads) + " accumulators; the " + sched +
+                              " conv kernel holds at most 128",
+            pingpong ? "tile M x N up to 16384 elements, e.g. with_tile(128, 128, K) or with_tile(64, 256, K)"
+                     : "tile M x N up to 32768 elements, e.g. with_tile(256, 128, K) or with_tile(128, 256, K)");
     const Shape3& c = k_.cluster.value;
     if (c.m * c.n * c.k != 1)
-      error(k_.cluster.span, "the persistent 'cooperative' conv kernel runs 1x1x1 clusters, not " + str(c.m) + "x" +
+      error(k_.cluster.span, "the persistent " + sched + " conv kernel runs 1x1x1 clusters, not " + str(c.m) + "x" +
                                  str(c.n) + "x" + str(c.k),
             "with_cluster(1, 1, 1) or auto");
     EpilogueSchedule e = k_.epilogue_schedule.value;
-    if (e != EpilogueSchedule::tma_cooperative && e != EpilogueSchedule::tma)
-      error(k_.epilogue_schedule.span, "the 'cooperative' conv schedule uses the TMA epilogue that pairs with it",
-            "epilogue = tma or tma_cooperative (or auto)");
+    const EpilogueSchedule pair = pingpong ? EpilogueSchedule::tma_warpspecialized : EpilogueSchedule::tma_cooperative;
+    if (e != pair && e != EpilogueSchedule::tma)
+      error(k_.epilogue_schedule.span, "the " + sched + " conv schedule uses the TMA epilogue that pairs with it",
+            std::string("epilogue = tma or ") + (pingpong ? "tma_warpspecialized" : "tma_cooperative") + " (or auto)");
   }
 
   // ---- SM80 ----------------------------------------------------------------

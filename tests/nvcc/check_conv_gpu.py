@@ -108,6 +108,16 @@ CASES = [
                               ".with_schedule(cooperative).with_epilogue(gelu)", {}),
     ("coop_conv3d_bf16", "conv3d(fprop, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1)"
                          ".with_types(bf16).with_schedule(cooperative).with_tile(256, 64, 64)", {}),
+    # The persistent ping-pong schedule: alternate tiles per consumer warp group (an odd tile count per CTA
+    # leaves the second group one tile short), C read through the epilogue's load warp, TF32, 64-row tiles.
+    ("pingpong_bf16_residual_relu", "conv2d(fprop, n = 4, h = 57, w = 55, c = 64, k = 256, r = 3, s = 3, pad = 1)"
+                                    ".with_types(bf16).with_schedule(pingpong).with_tile(128, 128, 64)"
+                                    ".with_epilogue(beta(1.0), relu)", {}),
+    ("pingpong_tf32_bias", "conv2d(fprop, n = 2, h = 45, w = 33, c = 32, k = 64, r = 3, s = 3, pad = 1).with_types(f32)"
+                           ".with_schedule(pingpong).with_epilogue(bias(col))", {}),
+    ("pingpong_f16_64_rows_dynamic", "conv2d(fprop, n = dynamic, h = 31, w = 29, c = 32, k = 128, r = 3, s = 3, "
+                                     "pad = 1).with_types(f16).with_schedule(pingpong).with_tile(64, 128, 64)",
+     {"n": 7}),
     ("coop_bf16_dynamic_batch", "conv2d(fprop, n = dynamic, h = 32, w = 32, c = 64, k = 64, r = 3, s = 3, pad = 1)"
                                 ".with_types(bf16).with_schedule(cooperative)", {"n": 5}),
     ("sm80_fprop2d_c4_stride2", "conv2d(fprop, n = 8, h = 224, w = 224, c = 4, k = 64, r = 3, s = 3, pad = 1, "
@@ -219,6 +229,16 @@ BENCH = [
                                         ".with_tile(256, 128, 64).with_stages(4)", 8),
     ("bench_bf16_tile_coop_128x128_k32", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
                                          ".with_tile(128, 128, 32)", 8),
+    ("bench_bf16_tile_pingpong_128x128", BENCH_PROBLEM + ".with_types(bf16).with_schedule(pingpong)"
+                                         ".with_tile(128, 128, 64)", 8),
+    ("bench_bf16_tile_pingpong_64x128", BENCH_PROBLEM + ".with_types(bf16).with_schedule(pingpong)"
+                                        ".with_tile(64, 128, 64)", 8),
+    ("bench_bf16_tile_pingpong_64x256", BENCH_PROBLEM + ".with_types(bf16).with_schedule(pingpong)"
+                                        ".with_tile(64, 256, 64)", 8),
+    ("bench_tf32_tile_pingpong_128x128", BENCH_PROBLEM + ".with_types(f32).with_schedule(pingpong)"
+                                         ".with_tile(128, 128, 32)", 8),
+    ("bench_tf32_tile_pingpong_64x128", BENCH_PROBLEM + ".with_types(f32).with_schedule(pingpong)"
+                                        ".with_tile(64, 128, 32)", 8),
     ("bench_bf16_bias_relu_tile_coop_256x128", BENCH_PROBLEM + ".with_types(bf16).with_schedule(cooperative)"
                                                ".with_tile(256, 128, 64).with_epilogue(bias(col), relu)", 8),
     ("bench_tf32_tile_coop_128x128", BENCH_PROBLEM + ".with_types(f32).with_schedule(cooperative)"

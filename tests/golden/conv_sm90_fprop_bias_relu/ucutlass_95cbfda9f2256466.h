@@ -27,15 +27,17 @@
 #include "cutlass/util/packed_stride.hpp"
 
 // ---- ucutlass runtime: src/codegen/runtime/persistent_conv_sm90.hpp ----
-// Persistent cooperative SM90 implicit-GEMM convolution (fprop) for CUTLASS 4.2.
+// Persistent SM90 implicit-GEMM convolution (fprop) for CUTLASS 4.2: cooperative and ping-pong.
 //
 // Why this exists: CUTLASS 4.2 runs SM90 convolutions only through its non-persistent kernel with
 // one consumer warp group (conv::kernel::ConvUniversal is GemmUniversal's basic TMA warp-specialized
 // kernel; conv/dispatch_policy.hpp rejects the cooperative and ping-pong schedules). For a conv
 // whose GEMM K is short (a 3x3 filter over 64 channels is 9 k-blocks) every CTA then pays its
-// pipeline fill and its epilogue without overlap. Here one CTA per SM walks the output tiles: a
-// producer warp streams the next tile's im2col loads while two consumer warp groups (each half of
-// the tile's M) finish the current tile's epilogue.
+// pipeline fill and its epilogue without overlap. Here one CTA per SM walks the output tiles and a
+// producer warp streams the next tile's im2col loads during the current tile's epilogue. Two
+// consumer warp groups either share each tile (cooperative: each takes half of tile M) or take
+// alternate tiles (ping-pong: one group's epilogue runs while the other's MMAs do, an ordered
+// barrier passing the tensor cores and then the epilogue buffers from one group to the other).
 //
 // It reuses CUTLASS's conv mainloop collective (TMA im2col loads, GMMA) and its TMA epilogue
 // collective unchanged; only the kernel layer, the tiled MMA (two warp groups) and the tile loop
@@ -71,7 +73,7 @@ struct TwoConsumerGroups<
                                                          TraitsB>;
 };
 
-template <class ProblemShape_, class CollectiveMainloop_, class CollectiveEpilogue_>
+template <class ProblemShape_, class CollectiveMainloop_, class CollectiveEpilogue_, bool PingPong = false>
 class PersistentConvSm90 {
  public:
   using ProblemShape = ProblemShape_;
@@ -103,14 +105,21 @@ class PersistentConvSm90 {
 
   static constexpr uint32_t NumLoadWarpGroups = 1;
   static constexpr uint32_t NumMmaWarpGroups = 2;
-  static constexpr uint32_t NumMmaThreads = NumMmaWarpGroups * cutlass::NumThreadsPerWarpGroup;
-  static_assert(cute::size(TiledMma{}) == NumMmaThreads, "the tiled MMA must span the two consumer warp groups");
-  static_assert(cute::size<0>(TileShape{}) % 128 == 0, "each consumer warp group takes 64 rows or more of tile M");
-  static constexpr uint32_t MaxThreadsPerBlock = NumMmaThreads + NumLoadWarpGroups * cutlass::NumThreadsPerWarpGroup;
+  // The threads that share one tile's MMAs, epilogue and pipeline stages.
+  static constexpr uint32_t NumTileThreads = (PingPong ? 1 : NumMmaWarpGroups) * cutlass::NumThreadsPerWarpGroup;
+  static_assert(cute::size(TiledMma{}) == NumTileThreads,
+                "the tiled MMA spans one warp group (ping-pong) or both (cooperative)");
+  static_assert(PingPong || cute::size<0>(TileShape{}) % 128 == 0,
+                "each cooperative consumer warp group takes 64 rows or more of tile M");
+  static constexpr uint32_t MaxThreadsPerBlock =
+      (NumMmaWarpGroups + NumLoadWarpGroups) * cutlass::NumThreadsPerWarpGroup;
   static constexpr uint32_t MinBlocksPerMultiprocessor = 1;
   // The producer warp group only issues TMA; the consumers hold the accumulators.
   static constexpr uint32_t LoadRegisterRequirement = 40;
   static constexpr uint32_t MmaRegisterRequirement = 232;
+
+  // Ping-pong: two turns per tile (its MMAs, then its epilogue) passed between the two groups.
+  using MathOrderBarrier = cutlass::OrderedSequenceBarrier<2, NumMmaWarpGroups>;
 
   // Mainloop and epilogue buffers are separate, not a union: the producer refills the mainloop
   // stages for the next tile while the consumers still use the epilogue's.
@@ -122,6 +131,7 @@ class PersistentConvSm90 {
     struct PipelineStorage : cute::aligned_struct<16, cute::_1> {
       alignas(16) typename CollectiveMainloop::PipelineStorage mainloop;
       alignas(16) typename CollectiveEpilogue::PipelineStorage epi_load;
+      alignas(16) typename MathOrderBarrier::SharedStorage math_order;
     } pipelines;
   };
   static constexpr int SharedStorageSize = sizeof(SharedStorage);
@@ -190,7 +200,10 @@ class PersistentConvSm90 {
     const bool producer_group = cutlass::canonical_warp_group_idx() == 0;
     const bool mainloop_warp = producer_group && warp_in_group == 0;
     const bool epilogue_load_warp = producer_group && warp_in_group == 1;
-    const int mma_thread_idx = thread_idx - int(NumLoadWarpGroups * cutlass::NumThreadsPerWarpGroup);
+    const int consumer_group = cutlass::canonical_warp_group_idx() - int(NumLoadWarpGroups);
+    // Index among the threads of one tile: both groups (cooperative) or this group (ping-pong).
+    const int mma_thread_idx = PingPong ? group_thread_idx
+                                        : thread_idx - int(NumLoadWarpGroups * cutlass::NumThreadsPerWarpGroup);
 
     if (warp_idx == 0 && cute::elect_one_sync()) {
       CollectiveMainloop::prefetch_tma_descriptors(params.mainloop);
@@ -202,7 +215,7 @@ class PersistentConvSm90 {
     if (mainloop_warp) mainloop_pipe_params.role = MainloopPipeline::ThreadCategory::Producer;
     if (!producer_group) mainloop_pipe_params.role = MainloopPipeline::ThreadCategory::Consumer;
     mainloop_pipe_params.is_leader = group_thread_idx == 0;
-    mainloop_pipe_params.num_consumers = NumMmaThreads;
+    mainloop_pipe_params.num_consumers = NumTileThreads;
     mainloop_pipe_params.transaction_bytes = params.mainloop.tma_transaction_bytes;
     MainloopPipeline mainloop_pipeline(storage.pipelines.mainloop, mainloop_pipe_params, ClusterShape{});
 
@@ -212,7 +225,7 @@ class PersistentConvSm90 {
     if (!producer_group) epi_load_params.role = EpiLoadPipeline::ThreadCategory::Consumer;
     epi_load_params.dst_blockid = cute::block_rank_in_cluster();
     epi_load_params.producer_arv_count = cutlass::NumThreadsPerWarp;
-    epi_load_params.consumer_arv_count = NumMmaThreads;
+    epi_load_params.consumer_arv_count = NumTileThreads;
     if constexpr (CollectiveEpilogue::RequiresTransactionBytes) {
       epi_load_params.transaction_bytes = params.epilogue.tma_transaction_bytes;
     }
@@ -229,6 +242,11 @@ class PersistentConvSm90 {
     auto mainloop_produce = cutlass::make_producer_start_state<MainloopPipeline>();
     auto epi_load_produce = cutlass::make_producer_start_state<EpiLoadPipeline>();
     auto epi_store_produce = cutlass::make_producer_start_state<EpiStorePipeline>();
+
+    typename MathOrderBarrier::Params order_params;
+    order_params.group_id = producer_group ? 0 : consumer_group;
+    order_params.group_size = cutlass::NumThreadsPerWarpGroup;
+    MathOrderBarrier math_order(storage.pipelines.math_order, order_params);
 
     __syncthreads();  // barrier initialization visible to every warp before first use
 
@@ -269,7 +287,7 @@ class PersistentConvSm90 {
           collective_epilogue.load_tail(epi_load_pipeline, epi_load_produce);
         }
       }
-    } else {
+    } else if constexpr (!PingPong) {
       cutlass::arch::warpgroup_reg_alloc<MmaRegisterRequirement>();
       CollectiveEpilogue collective_epilogue(params.epilogue, storage.tensors.epilogue);
       bool stored = false;
@@ -288,6 +306,40 @@ class PersistentConvSm90 {
       }
       if (stored) {
         collective_epilogue.store_tail(epi_load_pipeline, epi_load_consume, epi_store_pipeline, epi_store_produce);
+      }
+    } else {
+      // Ping-pong: this group takes every other tile of the CTA's sequence, so its pipeline states
+      // skip the other group's tile each time (and start one tile in for the second group).
+      cutlass::arch::warpgroup_reg_alloc<MmaRegisterRequirement>();
+      CollectiveEpilogue collective_epilogue(params.epilogue, storage.tensors.epilogue);
+      const int c_tiles = CollectiveEpilogue::get_load_pipe_increment(blk_shape);
+      const int d_tiles = CollectiveEpilogue::get_store_pipe_increment(blk_shape);
+      if (consumer_group == 1) {
+        mainloop_consume.advance(k_tiles);
+        epi_load_consume.advance(c_tiles);
+        epi_store_produce.advance(d_tiles);
+      }
+      const int stride = int(gridDim.x);
+      for (int t = int(blockIdx.x) + consumer_group * stride; t < tiles; t += NumMmaWarpGroups * stride) {
+        Tensor accumulators = partition_fragment_C(tiled_mma, take<0, 2>(blk_shape));
+        math_order.wait();  // the tensor cores: the other group's MMAs for the tile before are issued
+        collective_mainloop.mma(mainloop_pipeline, mainloop_consume, accumulators, k_tiles, mma_thread_idx,
+                                storage.tensors.mainloop, params.mainloop);
+        math_order.arrive();
+        collective_mainloop.mma_tail(mainloop_pipeline, mainloop_consume, k_tiles);
+        mainloop_consume.advance(k_tiles * NumMmaWarpGroups);
+        math_order.wait();  // the epilogue buffers: the other group's epilogue is done with them
+        auto [load_next, store_next] = collective_epilogue.store(
+            epi_load_pipeline, epi_load_consume, epi_store_pipeline, epi_store_produce, problem_shape_MNKL,
+            blk_shape, tile_coord(t), accumulators, tiled_mma, mma_thread_idx, storage.tensors.epilogue);
+        // Each group drains its own TMA stores before handing the buffers over.
+        auto [load_done, store_done] =
+            collective_epilogue.store_tail(epi_load_pipeline, load_next, epi_store_pipeline, store_next);
+        epi_load_consume = load_done;
+        epi_store_produce = store_done;
+        epi_load_consume.advance(c_tiles);
+        epi_store_produce.advance(d_tiles);
+        math_order.arrive();
       }
     }
 #else
