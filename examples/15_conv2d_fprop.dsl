@@ -15,3 +15,12 @@ kernel conv3x3_bias_relu = conv2d(fprop, n = 8, h = 512, w = 1024, c = 64, k = 1
   .with_schedule(cooperative)
   .with_tile(256, 128, 64)
   .with_epilogue(bias(col), relu)
+
+# The same layer on f32 tensors (TF32 math) with a residual read through C, on the
+# persistent kernel's ping-pong schedule: the two consumer warp groups take
+# alternate tiles (tile M 64 or 128), one's epilogue beside the other's MMAs.
+kernel conv3x3_residual_tf32 = conv2d(fprop, n = 8, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)
+  .with_types(f32)
+  .with_schedule(pingpong)
+  .with_tile(128, 128, 32)
+  .with_epilogue(beta(1.0), relu)
