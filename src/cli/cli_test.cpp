@@ -153,6 +153,27 @@ TEST(Cli, OptimizeWithoutGpuWritesASolutionAndTakesBaselinesFromAFile) {
   fs::remove_all(out);
 }
 
+TEST(Cli, ReplaySweepsAPolicyGridOverARecordedCampaign) {
+  // A campaign recorded on the H200 (committed), opened read-only: 7 epsilons x 8 windows.
+  const std::string store = "bench/results/campaigns/v01-2026-11-30-053241.sqlite";
+  ProcessResult r = ucutlass({"replay", store, "--sweep", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(j.contains("rows")) << r.out;
+  ASSERT_EQ(j["rows"].size(), 56u);
+  const int best = j.value("best", -1);
+  ASSERT_GE(best, 0);
+  const nlohmann::json& b = j["rows"][static_cast<size_t>(best)];
+  EXPECT_GE(b.value("geomean_kept", 0.0), 0.95);
+  for (const nlohmann::json& row : j["rows"]) {
+    EXPECT_EQ(row.value("attempts_fixed", 0), b.value("attempts_fixed", -1));
+    if (row.value("geomean_kept", 0.0) >= 0.95) EXPECT_GE(row.value("attempts_policy", 0), b.value("attempts_policy", 0));
+  }
+  ProcessResult bad = ucutlass({"replay", store, "--sweep", "--keep", "2"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("--keep: Value 2 not in range"), std::string::npos) << bad.err;
+}
+
 TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   const fs::path out = fs::temp_directory_path() / ("ucutlass_cli_conv_" + std::to_string(getpid()));
   const fs::path in = out / "graphs";

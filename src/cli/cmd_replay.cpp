@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
+#include "sched/policy_sweep.h"
 #include "store/run_store.h"
 
 namespace ucutlass::cli {
@@ -18,7 +19,27 @@ namespace {
 struct ReplayArgs {
   std::string store;
   sched::Policy policy;
+  bool sweep = false;  // the grid of epsilon x window instead of one policy
+  double keep = 0.95;  // with --sweep: the geomean share a policy must keep
 };
+
+int run_sweep(const std::vector<sched::RecordedProblem>& recorded, const ReplayArgs& a, const GlobalOptions& g) {
+  const sched::Sweep s = sched::sweep_policies(recorded, a.policy, sched::default_sweep_epsilons(),
+                                               sched::default_sweep_windows(), a.keep);
+  if (!g.json) {
+    std::cout << sched::sweep_text(s);
+    return kExitOk;
+  }
+  nlohmann::json j = {{"keep", s.keep}, {"best", s.best}, {"rows", nlohmann::json::array()}};
+  for (const sched::SweepRow& r : s.rows)
+    j["rows"].push_back({{"epsilon", r.policy.epsilon}, {"window", r.policy.window},
+                         {"attempts_policy", r.summary.attempts_policy}, {"attempts_fixed", r.summary.attempts_fixed},
+                         {"attempts_saved", r.summary.attempts_saved}, {"geomean_policy", r.summary.geomean_policy},
+                         {"geomean_fixed", r.summary.geomean_fixed}, {"geomean_kept", r.summary.geomean_kept},
+                         {"efficiency_gain", r.summary.efficiency_gain}});
+  std::cout << j.dump(2) << "\n";
+  return kExitOk;
+}
 
 int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
   std::string err;
@@ -36,6 +57,7 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
     }
     if (!r.attempts.empty()) recorded.push_back(std::move(r));
   }
+  if (a.sweep) return run_sweep(recorded, a, g);
   sched::ReplaySummary s = sched::replay(recorded, a.policy);
   // The suite metrics with every recorded attempt, and with the policy's
   // prefix of each problem's attempts.
@@ -73,6 +95,11 @@ UCUTLASS_COMMAND(replay, "Replay a stopping policy over a campaign's recorded at
                    app.add_option("--window", a->policy.window, "Attempts without improvement (default 12)");
                    app.add_option("--budget", a->policy.per_problem_budget, "Attempts per problem (default 40)");
                    app.add_option("--suite-budget", a->policy.total_budget, "Attempts across the suite (default: no cap)");
+                   app.add_flag("--sweep", a->sweep,
+                                "Replay a grid of epsilon (10 %..1000 %) x window (1..16) with these budgets; the best "
+                                "saves the most attempts keeping --keep of the geomean");
+                   app.add_option("--keep", a->keep, "With --sweep: the share of the fixed geomean a policy keeps (default 0.95)")
+                       ->check(CLI::Range(0.0, 1.0));
                    return [a, &g] { return run_replay(*a, g); };
                  });
 
