@@ -30,7 +30,10 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   if (c.math == ir::MathPath::simt) {
     size = area >= 128.0 * 128 ? 1.0 : area >= 128.0 * 64 ? 0.9 : 0.7;
   } else {
-    const double best = wide ? 128.0 * 256 : 128.0 * 128;
+    // The persistent conv kernel's 256x128 TF32 tile ran 4 % faster than its 128x128 one on the H200
+    // (conv-2026-11-30-080553 and -081617): two warp groups hold 128 accumulators each either way.
+    const bool persistent_conv = c.conv && c.schedule == ir::KernelSchedule::cooperative;
+    const double best = wide || persistent_conv ? 128.0 * 256 : 128.0 * 128;
     size = area >= best ? 1.0 : std::pow(area / best, 0.25);  // halving the tile costs ~16 %
     // Past the best tile, register pressure and fewer resident CTAs cost a little;
     // a 64-row tile feeds the tensor cores worse than a 128-row one of equal area.
