@@ -164,8 +164,10 @@ def test_cli_resume_runs_only_missing(tmp_path, monkeypatch):
     real = baselines.run_baselines
     monkeypatch.setattr(baselines, "run_baselines", lambda *a, **k: real(*a, **dict(k, runner=fake)))
     out = tmp_path / "b.json"
-    prior = {"level1": {"001_p.py": {"mean": 9.0}, "002_p.py": {"mean": 9.0}},
-             "level1_compile": {"001_p.py": {"mean": 8.0}}, "level7": {"x.py": {"mean": 1.0}}}
+    # Entries timed with today's event window (timing_window): a resume keeps them; 002 lacks its compile entry.
+    w = {"timing_window": "stream_only"}
+    prior = {"level1": {"001_p.py": {"mean": 9.0, **w}, "002_p.py": {"mean": 9.0, **w}},
+             "level1_compile": {"001_p.py": {"mean": 8.0, **w}}, "level7": {"x.py": {"mean": 1.0}}}
     out.write_text(json.dumps(prior))
     assert cli.main(["baselines", str(tmp_path / "probs"), "--out", str(out), "--resume"]) == 0
     assert sorted(n for k, n, _ in fake.calls if k == "baseline") == ["002_p.py", "003_p.py"]
