@@ -26,6 +26,7 @@
 #                     check of the store against the evaluations that ran
 #   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
 #   conv:420          tests/nvcc/check_conv_gpu.py --torch-binding (modes, depthwise, benchmarks vs cuDNN)
+#   conv_ab:300       the conv benchmark back to back, then interleaved (the timing-method A/B; CONV_FILTER)
 #   pipeline:300      tests/nvcc/check_pipeline_gpu.py (pipelines, MLP vs eager)
 #   grouped:300       tests/nvcc/check_grouped_gpu.py (grouped GEMM per group vs float64, vs a matmul loop)
 # The four checks build their kernels with nvcc on the device's cores (-j = nproc) and write OUT/NAME.json.
@@ -101,6 +102,15 @@ run_step() {
       [ "$name" = pipeline ] || [ "$name" = grouped ] && limit=${secs:-300}
       timeout "$limit" python3 "tests/nvcc/check_${name}_gpu.py" --ucutlass "$bin" --jobs "$jobs" $extra \
         --out "$out/$name.json" || rc=$? ;;
+    conv_ab)
+      # The conv benchmark's timing-method A/B on one machine (docs/bench.md): each side's calls back to
+      # back (the order before 2026-11-30), then interleaved rounds; CONV_FILTER picks the rows.
+      local filter=${CONV_FILTER:-'^bench_(bf16|tf32)(_tile_(coop_256x128|pingpong_128x128|64x128_s4))?$'}
+      local half=$(( ${secs:-300} / 2 ))
+      timeout "$half" python3 tests/nvcc/check_conv_gpu.py --ucutlass "$bin" --jobs "$jobs" --bench-only \
+        --bench-filter "$filter" --rounds 1 --iters 20 --warmup-ms 10 --out "$out/conv-back-to-back.json" || rc=$?
+      timeout "$half" python3 tests/nvcc/check_conv_gpu.py --ucutlass "$bin" --jobs "$jobs" --bench-only \
+        --bench-filter "$filter" --iters 300 --out "$out/conv-interleaved.json" || rc=$? ;;
     *) echo "device_steps: unknown step '$name'" >&2; return 2 ;;
   esac
   echo "device_steps: $name exit $rc after $((SECONDS - t0)) s" >&2
