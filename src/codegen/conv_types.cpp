@@ -4,6 +4,7 @@
 #include "codegen/depthwise_types.h"
 #include "codegen/kernel_types.h"
 #include "codegen/text_template.h"
+#include "ir/validate_conv.h"
 
 namespace ucutlass::codegen {
 
@@ -181,8 +182,7 @@ std::string conv_operator(ConvMode m) {
 int sm80_conv_rank(const ir::ConvProblem& p) { return p.dims == 3 ? 3 : 2; }
 
 bool uses_persistent_conv(const GemmKernel& k) {
-  return k.is_conv() && k.arch.value == ir::Arch::sm90a &&
-         (k.schedule.value == ir::KernelSchedule::cooperative || k.schedule.value == ir::KernelSchedule::pingpong);
+  return k.is_conv() && k.arch.value == ir::Arch::sm90a && ir::is_persistent_conv_schedule(k.schedule.value);
 }
 
 std::string emit_sm90_conv_types(const GemmKernel& k) {
@@ -195,9 +195,10 @@ std::string emit_sm90_conv_types(const GemmKernel& k) {
                            {"STAGES", sm90_stage_count(k)}});
   const bool persistent = uses_persistent_conv(k);
   const bool pingpong = persistent && k.schedule.value == ir::KernelSchedule::pingpong;
-  subs.push_back({"EPILOGUE_SCHEDULE", persistent && !pingpong ? "cutlass::epilogue::TmaWarpSpecializedCooperative"
-                                                               : "cutlass::epilogue::TmaWarpSpecialized"});
-  subs.push_back({"MAINLOOP", persistent && !pingpong ? "OneGroupMainloop" : "Mainloop"});
+  const bool cooperative = persistent && !pingpong;  // the only one whose mainloop is widened to two groups
+  subs.push_back({"EPILOGUE_SCHEDULE", cooperative ? "cutlass::epilogue::TmaWarpSpecializedCooperative"
+                                                   : "cutlass::epilogue::TmaWarpSpecialized"});
+  subs.push_back({"MAINLOOP", cooperative ? "OneGroupMainloop" : "Mainloop"});
   subs.push_back({"MAINLOOP_BUILDER", fill(kSm90ConvMainloop, subs)});
   subs.push_back({"MAINLOOP_AND_KERNEL", fill(!persistent ? kSm90NonPersistentKernel
                                               : pingpong  ? kSm90PingPongKernel

@@ -61,12 +61,12 @@ void resolve_alignment(GemmKernel& k) {
 }
 
 // SM90 convolutions (validate_conv.h): CUTLASS's non-persistent warp-specialized kernel by default,
-// or ucutlass's persistent cooperative or ping-pong one (fprop), each with its TMA epilogue. Tile N follows the channel
-// count so narrow layers waste no MMA work.
+// or ucutlass's persistent cooperative or ping-pong one (fprop), each with its TMA epilogue. Tile N
+// follows the channel count so narrow layers waste no MMA work.
 void resolve_sm90_conv(GemmKernel& k) {
   choose(k.schedule, KernelSchedule::warpspecialized);
   const bool cooperative = k.schedule.value == KernelSchedule::cooperative;
-  const bool persistent = cooperative || k.schedule.value == KernelSchedule::pingpong;
+  const bool persistent = is_persistent_conv_schedule(k.schedule.value);
   int bits = bits_of(k.a.value);
   bool small_m = !k.m.is_dynamic() && k.m.value <= 64;
   int tile_n = !k.n.is_dynamic() && k.n.value <= 64 ? 64 : 128;

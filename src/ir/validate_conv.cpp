@@ -221,12 +221,12 @@ class ConvValidator {
     }
   }
 
-  // Two schedules: CUTLASS's non-persistent kernel ('warpspecialized', one consumer warp group)
-  // and ucutlass's persistent one ('cooperative', fprop; codegen/runtime/persistent_conv_sm90.hpp),
+  // CUTLASS's non-persistent kernel ('warpspecialized', one consumer warp group) and ucutlass's
+  // persistent one ('cooperative' and 'pingpong', fprop; codegen/runtime/persistent_conv_sm90.hpp),
   // since CUTLASS 4.2 dispatches no persistent conv kernel.
   void check_sm90_schedule() {
     KernelSchedule s = k_.schedule.value;
-    if (s == KernelSchedule::cooperative || s == KernelSchedule::pingpong) return check_sm90_persistent();
+    if (is_persistent_conv_schedule(s)) return check_sm90_persistent();
     const int tile_m = k_.tile.value.m;
     if (tile_m % 64 == 0 && tile_m >= 64 && tile_m <= 256 && tile_m != 64 && tile_m != 128)  // else the tile rule speaks
       error(k_.tile.span, "the sm90a conv schedule 'warpspecialized' (one consumer warp group) takes tile M = 64 or "
@@ -364,6 +364,10 @@ ConvContiguous conv_contiguous_channels(const ConvProblem& p) {
     case ConvMode::wgrad: return {k, c, c};
   }
   return {};
+}
+
+bool is_persistent_conv_schedule(KernelSchedule s) {
+  return s == KernelSchedule::cooperative || s == KernelSchedule::pingpong;
 }
 
 bool validate_conv(const GemmKernel& k, Diagnostics& diags) { return ConvValidator(k, diags).run(); }

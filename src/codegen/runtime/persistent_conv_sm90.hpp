@@ -12,8 +12,8 @@
 //
 // It reuses CUTLASS's conv mainloop collective (TMA im2col loads, GMMA) and its TMA epilogue
 // collective unchanged; only the kernel layer, the tiled MMA (two warp groups) and the tile loop
-// are ours. ucutlass emits this file into generated headers that pick the cooperative conv
-// schedule, so a header stays self-contained; the guard lets several such headers share a unit.
+// are ours. ucutlass emits this file into generated headers that pick the cooperative or
+// ping-pong conv schedule, so a header stays self-contained; the guard lets several such headers share a unit.
 #ifndef UCUTLASS_PERSISTENT_CONV_SM90_HPP
 #define UCUTLASS_PERSISTENT_CONV_SM90_HPP
 
