@@ -26,6 +26,13 @@ std::vector<Shape3> conv_sm90_persistent_tiles(graph::DType in) {
   return {{128, 64, k}, {128, 128, k}, {128, 256, k}, {256, 64, k}, {256, 128, k}};
 }
 
+// A warp group per tile, the two taking turns. Not 64x256 though it is legal: on the H200 it ran at a
+// fifth of 64x128's speed (bench/results/conv-2026-11-30-*: bench_bf16_tile_pingpong_64x256).
+std::vector<Shape3> conv_sm90_pingpong_tiles(graph::DType in) {
+  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
+  return {{64, 128, k}, {128, 64, k}, {128, 128, k}};
+}
+
 std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped) {
   if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
   const int k = math == MathPath::tensor_op && graph::dtype_bytes(in) == 2 ? 32 : 16;
@@ -89,15 +96,21 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
         c.schedule = ir::KernelSchedule::warpspecialized;
         out.push_back(c);
       }
-    // The persistent cooperative kernel (fprop; validate_conv.h): two consumer warp groups split tile M.
-    if (m.conv && !m.conv->transposed)
-      for (const Shape3& tile : conv_sm90_persistent_tiles(m.in)) {
-        map::KernelConfig c = base;
-        c.tile = tile;
-        c.cluster = {1, 1, 1};
-        c.schedule = ir::KernelSchedule::cooperative;
-        out.push_back(c);
-      }
+    // The persistent kernel (fprop; validate_conv.h): two consumer warp groups split tile M
+    // (cooperative) or take alternate tiles (pingpong).
+    if (m.conv && !m.conv->transposed) {
+      auto persistent = [&](const std::vector<Shape3>& tiles, ir::KernelSchedule schedule) {
+        for (const Shape3& tile : tiles) {
+          map::KernelConfig c = base;
+          c.tile = tile;
+          c.cluster = {1, 1, 1};
+          c.schedule = schedule;
+          out.push_back(c);
+        }
+      };
+      persistent(conv_sm90_persistent_tiles(m.in), ir::KernelSchedule::cooperative);
+      persistent(conv_sm90_pingpong_tiles(m.in), ir::KernelSchedule::pingpong);
+    }
     return out;
   }
   // A depthwise conv runs only as the SIMT direct convolution, over its own tiles (K = taps).

@@ -93,17 +93,18 @@ TEST(ConvSpace, SurvivorsAreLegalAndUseOnlyConvKnobs) {
     EXPECT_EQ(c.dsl.find("with_scheduler"), std::string::npos) << c.dsl;
     if (c.config.arch == ir::Arch::sm90a) {
       EXPECT_TRUE(c.config.schedule == ir::KernelSchedule::warpspecialized ||
-                  (c.config.schedule == ir::KernelSchedule::cooperative && c.config.cluster.m * c.config.cluster.n == 1))
+                  ((c.config.schedule == ir::KernelSchedule::cooperative || c.config.schedule == ir::KernelSchedule::pingpong) &&
+                   c.config.cluster.m * c.config.cluster.n == 1))
           << c.dsl;
     }
   }
   EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tf32", "sm80/tf32", "sm80/tf32x3"}));
   // A conv config has no layouts and no tile scheduler to report.
-  // The persistent kernel ranks first (the cost model's measured factor for the non-persistent one).
-  EXPECT_EQ(list.front().config.summary(), "sm90a tf32 256x128x32 c1x1x1 cooperative");
+  // The persistent pingpong kernel ranks first (the cost model's measured schedule factors).
+  EXPECT_EQ(list.front().config.summary(), "sm90a tf32 128x128x32 c1x1x1 pingpong");
   // Every sm90a tile M 64|128 x N 64|128|256 with three clusters, five persistent cooperative tiles,
-  // every sm80 tile with three stage counts for each of sm80's two math paths (tf32, tf32x3).
-  EXPECT_EQ(stats.enumerated, 6 * 3 + 5 + 2 * 5 * 3);
+  // three pingpong ones, every sm80 tile with three stage counts for each of sm80's two math paths.
+  EXPECT_EQ(stats.enumerated, 6 * 3 + 5 + 3 + 2 * 5 * 3);
 }
 
 TEST(ConvSpace, SixteenBitConvsMayFallBackToSm80) {

@@ -30,10 +30,12 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   if (c.math == ir::MathPath::simt) {
     size = area >= 128.0 * 128 ? 1.0 : area >= 128.0 * 64 ? 0.9 : 0.7;
   } else {
-    // The persistent conv kernel's 256x128 TF32 tile ran 4 % faster than its 128x128 one on the H200
-    // (conv-2026-11-30-080553 and -081617): two warp groups hold 128 accumulators each either way.
-    const bool persistent_conv = c.conv && c.schedule == ir::KernelSchedule::cooperative;
-    const double best = wide || persistent_conv ? 128.0 * 256 : 128.0 * 128;
+    // The persistent conv kernel: cooperative splits a tile between two warp groups, so its best tile
+    // is 128x256 for TF32 too (256x128 ran 4 % faster than 128x128 on the H200, conv-2026-11-30-080553
+    // and -081617); pingpong gives each group a whole tile, best at 128x128 (64x128 ran 13 % slower).
+    const bool conv_cooperative = c.conv && c.schedule == ir::KernelSchedule::cooperative;
+    const bool conv_pingpong = c.conv && c.schedule == ir::KernelSchedule::pingpong;
+    const double best = conv_pingpong ? 128.0 * 128 : wide || conv_cooperative ? 128.0 * 256 : 128.0 * 128;
     size = area >= best ? 1.0 : std::pow(area / best, 0.25);  // halving the tile costs ~16 %
     // Past the best tile, register pressure and fewer resident CTAs cost a little;
     // a 64-row tile feeds the tensor cores worse than a 128-row one of equal area.
@@ -42,12 +44,12 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   }
   double schedule = 1.0;
   switch (c.schedule) {
-    case ir::KernelSchedule::cooperative: schedule = c.tile.m >= 128 ? 1.0 : 0.85; break;
-    // CUTLASS's sm90a conv kernel is non-persistent with one consumer warp group: on the H200 the
-    // bf16 3x3 benchmark's best such tile ran at 0.74-0.79 of the persistent cooperative kernel's
-    // speed (bench/results/conv-2026-11-30-080553.json and -081617.json).
-    case ir::KernelSchedule::warpspecialized: schedule = c.conv ? 0.77 : 1.0; break;
-    case ir::KernelSchedule::pingpong: schedule = c.tile.m <= 64 ? 1.0 : 0.97; break;
+    // Conv factors are relative to the persistent pingpong kernel, the fastest measured on the H200's
+    // bf16 and TF32 3x3 benchmark (conv-2026-11-30-*: pingpong 128x128 0.94 / 1.78 ms, cooperative
+    // 256x128 1.10 / 1.92 ms, CUTLASS's non-persistent one-warp-group kernel at best 1.41 / 2.47 ms).
+    case ir::KernelSchedule::cooperative: schedule = c.conv ? 0.89 : c.tile.m >= 128 ? 1.0 : 0.85; break;
+    case ir::KernelSchedule::warpspecialized: schedule = c.conv ? 0.69 : 1.0; break;
+    case ir::KernelSchedule::pingpong: schedule = c.conv ? 1.0 : c.tile.m <= 64 ? 1.0 : 0.97; break;
     case ir::KernelSchedule::cpasync:
     case ir::KernelSchedule::cpasync_cooperative:
     case ir::KernelSchedule::cpasync_pingpong: schedule = 0.7; break;

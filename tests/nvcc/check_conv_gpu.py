@@ -712,6 +712,17 @@ def main(argv):
         b for b in BENCH if not args.bench_filter or re.search(args.bench_filter, b[0])]
     if args.torch_binding and not args.dry_run and not any(c[0] == "fprop2d_bf16_bias_relu" for c in cases):
         cases.append(next(c for c in CASES if c[0] == "fprop2d_bf16_bias_relu"))
+    # bench/results holds GPU figures only: a dry run (no GPU) writes beside the other build outputs.
+    results_dir = REPO / "build" / "dry-run" if args.dry_run else REPO / "bench" / "results"
+    out = pathlib.Path(args.out or results_dir / f"conv-{provenance.file_stamp(started)}.json")
+
+    def save():
+        report["seconds"] = (provenance.now() - started).total_seconds()
+        report["passed"] = sum(1 for k in report["cases"] if k["pass"])
+        report["failed"] = len(report["cases"]) - report["passed"]
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(report, indent=2) + "\n")
+
     with tempfile.TemporaryDirectory(prefix="ucutlass-conv-") as tmp:
         files = []
         for name, decl, _ in cases:
@@ -757,16 +768,12 @@ def main(argv):
             print(f"{'PASS' if r['pass'] else 'FAIL'} {name:30s} "
                   f"{json.dumps(r.get('errors', r.get('message', r.get('error'))))}", flush=True)
         if benches:
+            # Numerics first on disk: a run stopped by its time limit during the benchmark keeps them.
+            report["bench"] = "not finished"
+            save()
             report["bench"] = bench({n: results[n] for n, _, _ in benches}, torch, args.warmup, args.iters,
                                     args.warmup_ms, args.rounds)
-    report["seconds"] = (provenance.now() - started).total_seconds()
-    report["passed"] = sum(1 for k in report["cases"] if k["pass"])
-    report["failed"] = len(report["cases"]) - report["passed"]
-    # bench/results holds GPU figures only: a dry run (no GPU) writes beside the other build outputs.
-    results_dir = REPO / "build" / "dry-run" if args.dry_run else REPO / "bench" / "results"
-    out = pathlib.Path(args.out or results_dir / f"conv-{provenance.file_stamp(started)}.json")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
+    save()
     print(f"{report['passed']} passed, {report['failed']} failed; wrote {out}")
     bench_errors = [k for k, v in report.get("bench", {}).get("results", {}).items() if "error" in v]
     return 0 if report["failed"] == 0 and not bench_errors else 1
