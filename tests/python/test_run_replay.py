@@ -1,0 +1,41 @@
+"""bench/run_replay.py: the recorded replay of a fixed-budget campaign (runs build/ucutlass, no GPU)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+STORE = REPO / "bench" / "results" / "campaigns" / "fixed4-v01-2026-11-30-111933.sqlite"
+EXE = REPO / "build" / "ucutlass"
+
+
+def run(*args):
+    return subprocess.run([sys.executable, str(REPO / "bench" / "run_replay.py"), *map(str, args)],
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(not EXE.exists(), reason="needs build/ucutlass")
+def test_records_the_sweep_the_default_and_a_given_policy_over_one_store(tmp_path):
+    out = tmp_path / "replay.json"
+    r = run(STORE, "--budget", 4, "--policy", "10:1", "--out", out)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    assert d["kind"] == "ucutlass-replay" and d["budget"] == 4 and len(d["store"]["sha256"]) == 64
+    # The given policy is scored by its own replay, which must agree with the sweep's row for it.
+    given = d["given_policies"][0]
+    row = next(x for x in d["sweep"]["rows"] if x["epsilon"] == 10 and x["window"] == 1)
+    assert given["attempts_policy"] == row["attempts_policy"]
+    assert given["geomean_policy"] == pytest.approx(row["geomean_policy"])
+    # Every attempt of the store is in the fixed-budget side, and a policy never spends more.
+    assert given["attempts_fixed"] == sum(d["problems_recorded"].values())
+    assert all(x["attempts_policy"] <= x["attempts_fixed"] for x in d["sweep"]["rows"])
+    assert d["sweep"]["best"]["geomean_kept"] >= d["keep"]
+    assert "default" in r.stdout and "given: eps 10 w 1" in r.stdout
+
+
+def test_a_malformed_policy_is_named():
+    r = run(STORE, "--budget", 4, "--policy", "10")
+    assert r.returncode == 2
+    assert "'10': a policy is EPSILON:WINDOW" in r.stderr
