@@ -3,11 +3,13 @@
 # channels, K = R*S*C filter taps x input channels), so it takes the GEMM's
 # settings: types, tile, cluster, stages and a fused epilogue. sm90a loads
 # through TMA im2col: channels must be multiples of 8 (16-bit types).
-# Two schedules: CUTLASS 4.2's non-persistent 'warpspecialized' kernel (tile M
-# 64 or 128, any pass), and ucutlass's persistent 'cooperative' one (fprop, tile
-# M 128 or 256, 1x1x1 cluster), which overlaps a tile's epilogue with the next
-# tile's loads: on the H200 this layer ran 1.19-1.00 ms with it against 1.50-1.34
-# ms for the best non-persistent tile (bench/results/conv-2026-11-30-*.json).
+# Schedules: CUTLASS 4.2's non-persistent 'warpspecialized' kernel (tile M 64 or
+# 128, any pass), and ucutlass's persistent kernel (fprop, 1x1x1 cluster), which
+# overlaps a tile's epilogue with other work: 'cooperative' (two warp groups split
+# a tile, M 128 or 256) or 'pingpong' (they take turns, M 64 or 128). On the H200
+# this layer ran 0.91-0.98 ms on pingpong 128x128, 1.13-1.20 ms on cooperative
+# 256x128 and 1.34-1.50 ms on the best non-persistent tile; cuDNN 1.11 ms
+# (bench/results/conv-2026-11-30-105331.json and -105448.json).
 # bias(col) is one value per output channel, like nn.Conv2d's bias.
 # The torch binding takes NCHW tensors (channels_last ones without a copy).
 kernel conv3x3_bias_relu = conv2d(fprop, n = 8, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)
