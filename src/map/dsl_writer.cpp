@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "map/conv_match.h"
+#include "map/subpixel.h"
 
 namespace ucutlass::map {
 
@@ -60,6 +61,7 @@ std::string KernelConfig::summary() const {
   std::ostringstream o;
   o << ir::name_of(arch) << " " << ir::name_of(math);
   if (k_stack3) o << " k-stacked 3x";
+  if (subpixel) o << " sub-pixel";
   if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;
@@ -74,7 +76,8 @@ std::string KernelConfig::summary() const {
   return o.str();
 }
 
-std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c) {
+std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
+  const GemmMatch m = as_run(given, c);
   const FusedEpilogue f = fusable_prefix(m, c.arch);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
   std::ostringstream o;

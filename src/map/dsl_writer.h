@@ -34,6 +34,9 @@ struct KernelConfig {
   // solution builds the stacked operands (solution/k_stack.h); CUTLASS 4.2 has no SM90
   // 3xTF32 mainloop (only sm80's), and this runs at the wgmma TF32 rate.
   bool k_stack3 = false;
+  // A strided transposed conv run as a sub-pixel convolution (map/subpixel.h): an sm90a fprop
+  // kernel over prod(stride) x Cout channels, the solution shuffling its output into place.
+  bool subpixel = false;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

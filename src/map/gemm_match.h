@@ -64,6 +64,18 @@ struct ConvSpec {
   bool output_copy = false;
   int64_t x_elements = 0, w_elements = 0, y_elements = 0;  // activation, weight, result
 
+  // Set when this spec is a transposed conv rewritten as a sub-pixel convolution (map/subpixel.h):
+  // the spec is then the stride-1 fprop over prod(stride) x Cout channels, and this keeps what the
+  // pixel shuffle after the kernel needs to rebuild the transposed conv's output.
+  struct Subpixel {
+    std::array<int64_t, 3> stride{1, 1, 1};  // the transposed conv's, per d, h, w
+    std::array<int64_t, 3> crop{};           // its padding: where the output starts in the shuffled grid
+    std::array<int64_t, 3> out{1, 1, 1};     // its output extents
+    int64_t channels = 0;                     // its output channels (Cout)
+    int64_t y_elements = 0;                   // its output's elements
+  };
+  std::optional<Subpixel> subpixel;
+
   // A depthwise conv2d fprop (groups = c = k): what sm80 runs as CUTLASS's SIMT direct
   // convolution (ir/validate_depthwise.h), with its own tiles and no fused bias.
   bool is_depthwise_conv2d() const { return !transposed && dims == 2 && groups > 1 && groups == c && c == k; }

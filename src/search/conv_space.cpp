@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "compiler/frontend.h"
+#include "map/subpixel.h"
 
 namespace ucutlass::search {
 
@@ -88,28 +89,29 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   base.conv = true;
   base.k_stack3 = path.k_stack3;
   if (path.arch == Arch::sm90a) {
-    for (const Shape3& tile : conv_sm90_tiles(m.in))
-      for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}}) {
-        map::KernelConfig c = base;
-        c.tile = tile;
-        c.cluster = cluster;
-        c.schedule = ir::KernelSchedule::warpspecialized;
-        out.push_back(c);
-      }
-    // The persistent kernel (fprop; validate_conv.h): two consumer warp groups split tile M
-    // (cooperative) or take alternate tiles (pingpong).
-    if (m.conv && !m.conv->transposed) {
-      auto persistent = [&](const std::vector<Shape3>& tiles, ir::KernelSchedule schedule) {
-        for (const Shape3& tile : tiles) {
-          map::KernelConfig c = base;
-          c.tile = tile;
-          c.cluster = {1, 1, 1};
-          c.schedule = schedule;
-          out.push_back(c);
-        }
-      };
-      persistent(conv_sm90_persistent_tiles(m.in), ir::KernelSchedule::cooperative);
-      persistent(conv_sm90_pingpong_tiles(m.in), ir::KernelSchedule::pingpong);
+    auto add = [&](const Shape3& tile, const Shape3& cluster, ir::KernelSchedule schedule, bool subpixel) {
+      map::KernelConfig c = base;
+      c.tile = tile;
+      c.cluster = cluster;
+      c.schedule = schedule;
+      c.subpixel = subpixel;
+      out.push_back(c);
+    };
+    // A strided transposed conv, which sm90a's dgrad does not run, also runs as a sub-pixel fprop
+    // (map/subpixel.h) on every fprop kernel below.
+    const bool transposed = m.conv && m.conv->transposed;
+    std::vector<bool> forms{false};
+    if (m.conv && map::subpixel_eligible(*m.conv)) forms.push_back(true);
+    for (bool subpixel : forms) {
+      for (const Shape3& tile : conv_sm90_tiles(m.in))
+        for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})
+          add(tile, cluster, ir::KernelSchedule::warpspecialized, subpixel);
+      // The persistent kernel (fprop; validate_conv.h): two consumer warp groups split tile M
+      // (cooperative) or take alternate tiles (pingpong).
+      if (transposed && !subpixel) continue;
+      for (const Shape3& tile : conv_sm90_persistent_tiles(m.in))
+        add(tile, {1, 1, 1}, ir::KernelSchedule::cooperative, subpixel);
+      for (const Shape3& tile : conv_sm90_pingpong_tiles(m.in)) add(tile, {1, 1, 1}, ir::KernelSchedule::pingpong, subpixel);
     }
     return out;
   }

@@ -12,6 +12,7 @@
 #include "ir/validate_depthwise.h"
 #include "graph/graph_reader.h"
 #include "map/conv_match.h"
+#include "map/subpixel.h"
 #include "search/cost_model.h"
 #include "sol/testing_profile.h"
 
@@ -43,9 +44,9 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
     size_t best = 0;
     while (best + 1 < lists[i].size() && lists[i][best].speculative) ++best;
     const map::KernelConfig& c = lists[i][best].config;
-    const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
+    const map::FusedEpilogue f = map::fusable_prefix(map::as_run(m, c), c.arch);
     s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) +
-         (c.k_stack3 ? " k-stacked" : "") + " fused " +
+         (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") + " fused " +
          std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
   }
   for (const std::string& n : r.notes) s += "note: " + n + "\n";

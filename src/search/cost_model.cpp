@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "map/conv_match.h"
+#include "map/subpixel.h"
 #include "sol/op_cost.h"
 
 namespace ucutlass::search {
@@ -75,7 +76,9 @@ sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
   return sol::MathPath::fp8;
 }
 
-Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  // A sub-pixel conv is priced as the fprop it runs plus its pixel shuffle below.
+  const map::GemmMatch m = map::as_run(given, c);
   Estimate e;
   const int sms = gpu.sms > 0 ? gpu.sms : 132;
   const int64_t bm = std::max(1, c.tile.m), bn = std::max(1, c.tile.n), bk = std::max(1, c.tile.k);
@@ -149,6 +152,13 @@ Estimate estimate_time(const map::GemmMatch& m, const map::KernelConfig& c, cons
   }
   for (size_t i = f.steps; i < m.chain.size(); ++i)
     e.t_overhead += 2.0 * m.m * m.n * m.batch * out_bytes / bw + kLaunchSeconds;
+  if (m.conv && m.conv->subpixel) {
+    // The shuffle reads the kernel's result and writes the transposed conv's (one PyTorch copy); the
+    // rewritten weight is built once per parameter version. Steps left after a residual run on y.
+    const double y = static_cast<double>(m.conv->subpixel->y_elements);
+    e.t_overhead += (static_cast<double>(m.conv->y_elements) + y) * out_bytes / bw + kLaunchSeconds;
+    for (size_t i = m.chain.size(); i < given.chain.size(); ++i) e.t_overhead += 2.0 * y * out_bytes / bw + kLaunchSeconds;
+  }
 
   const double body = std::max(e.t_math, e.t_memory);
   e.seconds = body + e.t_overhead;

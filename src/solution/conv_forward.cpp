@@ -4,6 +4,7 @@
 
 #include "map/conv_match.h"
 #include "solution/k_stack.h"
+#include "solution/subpixel_shuffle.h"
 
 namespace ucutlass::solution {
 
@@ -25,6 +26,7 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   const map::ConvSpec& s = *m.conv;
   const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
   const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
+  if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.residual, bias_left);
   std::string x = var(g, m.a.tensor), w = var(g, m.b.tensor);
   if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp)
     x = stacked_operand(g, m.name, m.a, x, true, "1");

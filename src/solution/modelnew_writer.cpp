@@ -8,8 +8,10 @@
 #include "build/toolchain.h"
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
+#include "map/subpixel.h"
 #include "solution/conv_forward.h"
 #include "solution/k_stack.h"
+#include "solution/subpixel_shuffle.h"
 
 namespace ucutlass::solution {
 
@@ -244,6 +246,8 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
        "_ucutlass = _ucutlass_build()\n\n\n";
   if (std::any_of(in.configs.begin(), in.configs.end(), [](const map::KernelConfig& c) { return c.k_stack3; }))
     f << kStack3Helpers.substr(1) << "\n";
+  if (std::any_of(in.configs.begin(), in.configs.end(), [](const map::KernelConfig& c) { return c.subpixel; }))
+    f << kSubpixelHelpers.substr(1) << "\n";
 
   f << model_class;
   f << "\n    def forward(self, *inputs):\n";
@@ -326,7 +330,10 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
 SolutionFiles make_solution(const std::string& problem_source, const graph::OpGraph& g, const std::vector<map::GemmMatch>& gemms,
                             const std::vector<map::KernelConfig>& configs, const std::string& cutlass_dir) {
   SolutionFiles out;
-  out.dsl = map::program_dsl(g.problem_name, gemms, configs);
+  // Each kernel's match as it runs (a sub-pixel conv is its rewritten fprop, map/subpixel.h).
+  std::vector<map::GemmMatch> run;
+  for (size_t i = 0; i < gemms.size(); ++i) run.push_back(map::as_run(gemms[i], configs[i]));
+  out.dsl = map::program_dsl(g.problem_name, run, configs);
   FrontendResult fe = run_frontend(g.problem_name + ".dsl", out.dsl);
   if (!fe.ok) {
     out.error = "the front end rejected the program:\n" + fe.diags->render();
@@ -336,7 +343,7 @@ SolutionFiles make_solution(const std::string& problem_source, const graph::OpGr
   SolutionInput in;
   in.problem_source = problem_source;
   in.graph = &g;
-  in.gemms = gemms;
+  in.gemms = run;
   in.configs = configs;
   in.hash = fe.hash;
   in.files = codegen::emit_program(fe.program, fe.hash);

@@ -1,0 +1,104 @@
+#include "solution/subpixel_shuffle.h"
+
+namespace ucutlass::solution {
+
+namespace {
+
+std::string var(const graph::OpGraph& g, int t) { return g.tensors[t].id; }
+
+// The used dimensions of a per-(d, h, w) array as a Python tuple: "(2, 2)" for a conv2d.
+std::string tuple(const std::array<int64_t, 3>& v, int dims) {
+  std::string out = "(";
+  for (int i = 3 - dims; i < 3; ++i) out += std::to_string(v[i]) + (i + 1 < 3 ? ", " : dims == 1 ? "," : "");
+  return out + ")";
+}
+
+}  // namespace
+
+// The filter of phase r along a dimension is w[(L - 1 - u)*s + r] (map/subpixel.h): pad the taps to
+// L*s, split them into (j, r), flip j, and move the phases ahead of Cout as channels. The shuffle
+// undoes the phase channels: z[n, (r..., co), q...] goes to y[n, co, q*s + r ...], then the crop.
+// The rewritten weight is built channels-last, so the binding takes it without a copy.
+const std::string_view kSubpixelHelpers = R"PY(
+def _ucutlass_subpixel_filter(w, stride):
+    cin, cout, taps = w.shape[0], w.shape[1], list(w.shape[2:])
+    dims = len(taps)
+    sub = [-(-k // s) for k, s in zip(taps, stride)]
+    pad = []
+    for k, s, n in zip(reversed(taps), reversed(stride), reversed(sub)):
+        pad += [0, n * s - k]
+    w = torch.nn.functional.pad(w, pad)
+    split = [cin, cout]
+    for n, s in zip(sub, stride):
+        split += [n, s]
+    w = w.reshape(split).flip([2 + 2 * i for i in range(dims)])
+    order = [3 + 2 * i for i in range(dims)] + [1, 0] + [2 + 2 * i for i in range(dims)]
+    phases = 1
+    for s in stride:
+        phases *= s
+    w = w.permute(order).reshape(phases * cout, cin, *sub)
+    if w.dim() == 4:  # channels-last, as the binding reads it: no copy per call
+        return w.contiguous(memory_format=torch.channels_last)
+    if w.dim() == 5:
+        return w.contiguous(memory_format=torch.channels_last_3d)
+    return w.contiguous()
+
+
+def _ucutlass_subpixel_weight(owner, key, param, stride):
+    cache = owner.__dict__.setdefault("_ucutlass_subpixel", {})
+    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
+    hit = cache.get(key)
+    if hit is None or hit[0] != stamp:
+        with torch.no_grad():
+            hit = (stamp, _ucutlass_subpixel_filter(param, stride))
+        cache[key] = hit
+    return hit[1]
+
+
+def _ucutlass_pixel_shuffle(z, stride, crop, out):
+    dims = len(stride)
+    phases = 1
+    for s in stride:
+        phases *= s
+    n, grid = z.shape[0], list(z.shape[2:])
+    cout = z.shape[1] // phases
+    y = z.reshape(n, *stride, cout, *grid)
+    order = [0, dims + 1]
+    for i in range(dims):
+        order += [dims + 2 + i, 1 + i]
+    y = y.permute(order).reshape(n, cout, *[g * s for g, s in zip(grid, stride)])
+    return y[(slice(None), slice(None)) + tuple(slice(c, c + o) for c, o in zip(crop, out))]
+
+)PY";
+
+std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
+                                   int residual, bool bias_left) {
+  const map::ConvSpec& s = *m.conv;
+  const map::ConvSpec::Subpixel& sp = *s.subpixel;
+  int64_t phases = 1;
+  for (int64_t v : sp.stride) phases *= v;
+  const std::string strides = tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
+  const std::string weight = m.b.parameter
+                                 ? "_ucutlass_subpixel_weight(self, \"" + m.name + "\", " + w + ", " + strides + ")"
+                                 : "_ucutlass_subpixel_filter(" + w + ", " + strides + ")";
+  std::string call = "_ucutlass." + m.name + "(x=" + var(g, m.a.tensor) + ", w=" + weight;
+  if (residual >= 0) call += ", c=" + var(g, residual);  // not reached: subpixel_match cuts the chain before one
+  if (fused_bias >= 0) call += ", bias=" + var(g, fused_bias) + ".reshape(-1).repeat(" + std::to_string(phases) + ")";
+  call += ")";
+  const std::string z = "_z_" + m.name;
+  const std::string shuffled = "_ucutlass_pixel_shuffle(" + z + ", " + strides + ", " + tuple(sp.crop, s.dims) + ", " +
+                               tuple(sp.out, s.dims) + ")";
+  const std::string back = s.output_copy ? ".contiguous()" : "";
+  std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op +
+                      " as a sub-pixel convolution: CUTLASS kernel " + m.name + " over " + std::to_string(s.k) +
+                      " phase channels, then the pixel shuffle\n";
+  lines += "        " + z + " = " + call + "\n";
+  if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + shuffled + back + "\n";
+  std::string channel_vector = ".reshape(1, -1";
+  for (int i = 0; i < s.dims; ++i) channel_vector += ", 1";
+  channel_vector += ")";
+  return lines + "        " + var(g, m.output) + " = (" + shuffled + " + " + var(g, m.chain[0].operand) + channel_vector +
+         ")" + back + "\n";
+}
+
+}  // namespace ucutlass::solution

@@ -1,0 +1,25 @@
+#pragma once
+// What a solution adds around a transposed conv run as a sub-pixel convolution
+// (map::KernelConfig::subpixel, map/subpixel.h): the weight rewritten for the fprop kernel, and the
+// pixel shuffle and crop that turn the kernel's phase channels into the transposed conv's output.
+//
+//   _z_conv0 = _ucutlass.conv0(x=t2, w=_ucutlass_subpixel_weight(self, "conv0", t0, (2, 2)),
+//                              bias=t1.reshape(-1).repeat(4))
+//   t3 = _ucutlass_pixel_shuffle(_z_conv0, (2, 2), (1, 1), (127, 127))
+#include <string>
+#include <string_view>
+
+#include "graph/op_graph.h"
+#include "map/gemm_match.h"
+
+namespace ucutlass::solution {
+
+// The Python helpers a solution defines once when any of its kernels is a sub-pixel conv.
+extern const std::string_view kSubpixelHelpers;
+
+// The forward lines of a sub-pixel conv kernel: `m` is the rewritten match (its conv has `subpixel`),
+// `out_tensor` the tensor the fused steps end in, `fused_bias` the fused bias operand or -1.
+std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
+                                   int residual, bool bias_left);
+
+}  // namespace ucutlass::solution
