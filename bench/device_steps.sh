@@ -20,7 +20,8 @@
 #                     x 2 attempts, two waves of builds that the evaluations overlap (OPTIMIZE_ROUND
 #                     overrides the round flags, OPTIMIZE_FLAGS adds flags, commas between them since a
 #                     stream's words are split on spaces: --budget=4,--window=1000); the store, solutions and
-#                     logs are tarred into OUT
+#                     logs are tarred into OUT; OPTIMIZE_PROBLEMS (comma-separated files under problems/)
+#                     runs that subset instead, copied to DIR.problems with their level folders
 #   optimize_kill:240 the same campaign killed with SIGKILL at SECONDS (no clean-up of any kind), so the
 #                     next `optimize` step shows the resume; both steps write bench/campaign_state.py's
 #                     check of the store against the evaluations that ran
@@ -82,13 +83,21 @@ run_step() {
       timeout "${secs:-300}" python3 bench/run_gemm_bench.py --only bias_gelu_bf16 --jobs "$jobs" --out "$out" \
         --cache-dir build/kernel-cache || rc=$? ;;
     optimize|optimize_kill)
-      local dir=${OPTIMIZE_OUT:-optimize_out} limit=${secs:-540} sig=TERM
+      local dir=${OPTIMIZE_OUT:-optimize_out} limit=${secs:-540} sig=TERM suite=problems
+      if [ -n "${OPTIMIZE_PROBLEMS:-}" ]; then
+        # The same level/name paths as under problems/, so baselines and problem names match.
+        suite=$dir.problems
+        rm -rf "$suite"
+        for f in $(commas_to_words "$OPTIMIZE_PROBLEMS"); do
+          mkdir -p "$suite/$(dirname "${f#problems/}")" && cp "$f" "$suite/${f#problems/}" || rc=2
+        done
+      fi
       [ "$name" = optimize_kill ] && limit=${secs:-240} && sig=KILL
       # The fork server imports torch._dynamo once instead of each evaluation's profiler (4.4 s on the CPU
       # machine; the H200's timing phase took 3.8-6.8 s on 2026-11-30); UCUTLASS_FORKSERVER_PRELOAD= turns it off.
       # shellcheck disable=SC2086  # the round and extra flags are words
       UCUTLASS_FORKSERVER_PRELOAD=${UCUTLASS_FORKSERVER_PRELOAD-torch._dynamo} \
-      timeout -s $sig "$limit" "$bin" optimize problems -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
+      timeout -s $sig "$limit" "$bin" optimize "$suite" -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
         --wall-budget $(( limit > 200 ? limit - 120 : limit )) --devices all ${OPTIMIZE_ROUND:---batch-problems "$jobs" --batch 2} \
         $(commas_to_words "${OPTIMIZE_FLAGS:-}") >"$out/$name.log" 2>&1 || rc=$?
       # The store against the evaluations that ran (bench/campaign_state.py): the kill/resume evidence.
