@@ -68,14 +68,20 @@ INSTANTIATE_TEST_SUITE_P(
         Row{"conv_transpose_sm90_stride1", "kernel k = conv_transpose3d(n = 2, d = 8, h = 8, w = 8, c = 64, k = 32, "
                                            "t = 3, r = 3, s = 3, pad = 1).with_types(bf16)",
             {}},
-        // One program is one translation unit: CUTLASS 4.2 compiles an sm90a conv beside an sm80 conv,
-        // not beside any GEMM (nvcc-checked 2026-11-30: sm80 GEMM + sm90a conv and sm90a GEMM + sm90a
+        // One program is one translation unit: CUTLASS 4.2 compiles its sm90a conv kernel beside an sm80
+        // conv, not beside any GEMM (nvcc-checked 2026-11-30: sm80 GEMM + sm90a conv and sm90a GEMM + sm90a
         // conv fail, sm80 conv + sm90a conv builds).
         Row{"sm90_conv_beside_a_gemm", "kernel g = gemm(m = 64, n = 1000, k = 256).with_types(f32)\n" FPROP_BF16
                                        ".with_types(f32)\nkernel c2 = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, "
                                        "k = 128, r = 3, s = 3, pad = 1).with_arch(sm80).with_types(f32)",
             {"2:8: kernel 'k' is an sm90a convolution, which CUTLASS 4.2 cannot compile in one program with the GEMM "
              "'g' (its GEMM headers make the SM90 convolution kernel ambiguous)"}},
+        // ucutlass's persistent kernel instantiates no CUTLASS conv kernel: with an explicit cooperative or
+        // pingpong schedule an sm90a conv compiles beside a GEMM (nvcc-checked 2026-11-30: an sm90a f32
+        // GEMM + pingpong TF32 conv + cooperative bf16 conv built in 187 s).
+        Row{"sm90_persistent_conv_beside_a_gemm", "kernel g = gemm(m = 64, n = 1000, k = 256).with_types(f32)\n" FPROP_BF16
+                                                  ".with_types(f32).with_schedule(pingpong)",
+            {}},
         Row{"sm80_conv_beside_sm90_conv", DW_SM80 "\nkernel k2 = conv2d(fprop, n = 8, h = 56, w = 56, c = 64, k = 128, "
                                           "r = 3, s = 3, pad = 1).with_types(bf16)",
             {}},

@@ -7,6 +7,7 @@
 
 #include "dsl/formula.h"
 #include "ir/lower_conv.h"
+#include "ir/validate_conv.h"
 #include "support/did_you_mean.h"
 
 namespace ucutlass::ir {
@@ -883,11 +884,15 @@ void check_sm90_conv_alone(const Program& p, Diagnostics& diags) {
     if (!k.is_conv() && !gemm) gemm = &k;
   if (!gemm) return;
   for (const GemmKernel& k : p.kernels) {
+    // ucutlass's persistent kernel (an explicit cooperative or pingpong schedule) does not instantiate
+    // CUTLASS's SM90 conv kernel, so it compiles beside a GEMM (nvcc-checked, conv_space.h).
     if (!k.is_conv() || k.arch.value != Arch::sm90a) continue;
+    if (!k.schedule.is_auto && is_persistent_conv_schedule(k.schedule.value)) continue;
     diags.error(k.name_span,
                 "kernel '" + k.name + "' is an sm90a convolution, which CUTLASS 4.2 cannot compile in one program with "
                     "the GEMM '" + gemm->name + "' (its GEMM headers make the SM90 convolution kernel ambiguous)",
-                "an sm90a convolution in a program without GEMM kernels, or this convolution on sm80 (.with_arch(sm80))");
+                "for fprop .with_schedule(pingpong) or cooperative (ucutlass's persistent kernel, which compiles beside "
+                "a GEMM), an sm90a convolution in a program without GEMM kernels, or .with_arch(sm80)");
   }
 }
 

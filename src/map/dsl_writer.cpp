@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "map/conv_match.h"
-#include "map/subpixel.h"
+#include "map/run_form.h"
 
 namespace ucutlass::map {
 
@@ -62,6 +62,7 @@ std::string KernelConfig::summary() const {
   o << ir::name_of(arch) << " " << ir::name_of(math);
   if (k_stack3) o << " k-stacked 3x";
   if (subpixel) o << " sub-pixel";
+  if (pad_channels) o << " padded-channels";
   if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;

@@ -37,6 +37,9 @@ struct KernelConfig {
   // A strided transposed conv run as a sub-pixel convolution (map/subpixel.h): an sm90a fprop
   // kernel over prod(stride) x Cout channels, the solution shuffling its output into place.
   bool subpixel = false;
+  // A forward conv whose input channels are not 16-byte pixels, run with them zero-padded so sm90a's
+  // TMA loads take it (map/channel_pad.h): the solution pads x per call and the weight once.
+  bool pad_channels = false;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

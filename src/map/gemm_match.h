@@ -75,6 +75,9 @@ struct ConvSpec {
     int64_t y_elements = 0;                   // its output's elements
   };
   std::optional<Subpixel> subpixel;
+  // Set when `c` was zero-padded up to 16-byte pixels for sm90a's TMA loads (map/channel_pad.h): the
+  // input channels the problem has.
+  int64_t padded_from = 0;
 
   // A depthwise conv2d fprop (groups = c = k): what sm80 runs as CUTLASS's SIMT direct
   // convolution (ir/validate_depthwise.h), with its own tiles and no fused bias.

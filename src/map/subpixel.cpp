@@ -77,10 +77,4 @@ std::optional<GemmMatch> subpixel_match(const GemmMatch& m) {
   return r;
 }
 
-GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
-  if (!c.subpixel || !m.conv || m.conv->subpixel) return m;
-  std::optional<GemmMatch> r = subpixel_match(m);
-  return r ? *r : m;
-}
-
 }  // namespace ucutlass::map

@@ -21,7 +21,6 @@
 // steps commute with the shuffle, a residual does not, so the chain stops before one.
 #include <optional>
 
-#include "map/dsl_writer.h"
 #include "map/gemm_match.h"
 
 namespace ucutlass::map {
@@ -33,9 +32,5 @@ bool subpixel_eligible(const ConvSpec& s);
 // The rewritten match (the fprop spec with `subpixel` set, its implicit GEMM extents, the chain
 // up to its first residual), or nullopt when not eligible.
 std::optional<GemmMatch> subpixel_match(const GemmMatch& m);
-
-// The match a kernel config runs: subpixel_match(m) when c.subpixel asks for it and m is not
-// rewritten yet, else m.
-GemmMatch as_run(const GemmMatch& m, const KernelConfig& c);
 
 }  // namespace ucutlass::map

@@ -8,6 +8,7 @@
 #include "compiler/frontend.h"
 #include "graph/graph_reader.h"
 #include "map/conv_match.h"
+#include "map/run_form.h"
 
 namespace ucutlass::map {
 namespace {

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "compiler/frontend.h"
+#include "ir/validate_conv.h"
+#include "map/channel_pad.h"
 #include "map/subpixel.h"
 
 namespace ucutlass::search {
@@ -89,29 +91,34 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   base.conv = true;
   base.k_stack3 = path.k_stack3;
   if (path.arch == Arch::sm90a) {
-    auto add = [&](const Shape3& tile, const Shape3& cluster, ir::KernelSchedule schedule, bool subpixel) {
-      map::KernelConfig c = base;
-      c.tile = tile;
-      c.cluster = cluster;
-      c.schedule = schedule;
-      c.subpixel = subpixel;
-      out.push_back(c);
-    };
-    // A strided transposed conv, which sm90a's dgrad does not run, also runs as a sub-pixel fprop
-    // (map/subpixel.h) on every fprop kernel below.
-    const bool transposed = m.conv && m.conv->transposed;
-    std::vector<bool> forms{false};
-    if (m.conv && map::subpixel_eligible(*m.conv)) forms.push_back(true);
-    for (bool subpixel : forms) {
+    // The conv as given, and the rewrites that let sm90a run it (map/run_form.h): a strided transposed
+    // conv, which sm90a's dgrad does not run, as a sub-pixel fprop; a conv with short pixels with its
+    // channels zero-padded for TMA.
+    std::vector<map::KernelConfig> forms{base};
+    if (m.conv && map::subpixel_eligible(*m.conv)) {
+      forms.push_back(base);
+      forms.back().subpixel = true;
+    }
+    if (m.conv && map::channel_pad_eligible(*m.conv, m.in)) {
+      forms.push_back(base);
+      forms.back().pad_channels = true;
+    }
+    for (const map::KernelConfig& form : forms) {
+      auto add = [&](const Shape3& tile, const Shape3& cluster, ir::KernelSchedule schedule) {
+        map::KernelConfig c = form;
+        c.tile = tile;
+        c.cluster = cluster;
+        c.schedule = schedule;
+        out.push_back(c);
+      };
       for (const Shape3& tile : conv_sm90_tiles(m.in))
         for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})
-          add(tile, cluster, ir::KernelSchedule::warpspecialized, subpixel);
+          add(tile, cluster, ir::KernelSchedule::warpspecialized);
       // The persistent kernel (fprop; validate_conv.h): two consumer warp groups split tile M
       // (cooperative) or take alternate tiles (pingpong).
-      if (transposed && !subpixel) continue;
-      for (const Shape3& tile : conv_sm90_persistent_tiles(m.in))
-        add(tile, {1, 1, 1}, ir::KernelSchedule::cooperative, subpixel);
-      for (const Shape3& tile : conv_sm90_pingpong_tiles(m.in)) add(tile, {1, 1, 1}, ir::KernelSchedule::pingpong, subpixel);
+      if (m.conv && m.conv->transposed && !form.subpixel) continue;
+      for (const Shape3& tile : conv_sm90_persistent_tiles(m.in)) add(tile, {1, 1, 1}, ir::KernelSchedule::cooperative);
+      for (const Shape3& tile : conv_sm90_pingpong_tiles(m.in)) add(tile, {1, 1, 1}, ir::KernelSchedule::pingpong);
     }
     return out;
   }
@@ -181,7 +188,10 @@ size_t drop_sm90_convs_beside_gemms(std::vector<std::vector<Candidate>>& lists) 
   size_t dropped = 0;
   for (std::vector<Candidate>& l : lists) {
     if (!is_conv_list(l)) continue;
-    auto sm90 = [](const Candidate& c) { return c.config.arch == ir::Arch::sm90a; };
+    // ucutlass's persistent conv kernel does not instantiate CUTLASS's, so it may stay (ir/lower.cpp).
+    auto sm90 = [](const Candidate& c) {
+      return c.config.arch == ir::Arch::sm90a && !ir::is_persistent_conv_schedule(c.config.schedule);
+    };
     if (std::all_of(l.begin(), l.end(), sm90)) continue;
     const size_t before = l.size();
     l.erase(std::remove_if(l.begin(), l.end(), sm90), l.end());

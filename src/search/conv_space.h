@@ -50,9 +50,10 @@ std::string unplaced_reason(const map::GemmMatch& m, sol::ToleranceProfile toler
 void leave_unplaced_convs(const graph::OpGraph& g, sol::ToleranceProfile tolerance, map::MatchReport& r,
                           std::vector<std::vector<Candidate>>& lists);
 
-// One solution is one program, and CUTLASS 4.2 compiles no sm90a convolution
-// beside a GEMM kernel (ir/lower.cpp, check_sm90_conv_alone). When `lists`
-// holds a GEMM's list, each conv list loses its sm90a candidates, unless that
+// One solution is one program, and CUTLASS 4.2 compiles its sm90a convolution
+// kernel beside no GEMM kernel (ir/lower.cpp, check_sm90_conv_alone); ucutlass's
+// persistent one (cooperative, pingpong) it does. When `lists` holds a GEMM's
+// list, each conv list loses its non-persistent sm90a candidates, unless that
 // would empty it (the front end then says why the program is illegal).
 // Returns how many candidates were dropped.
 size_t drop_sm90_convs_beside_gemms(std::vector<std::vector<Candidate>>& lists);

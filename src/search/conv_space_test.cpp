@@ -12,7 +12,7 @@
 #include "ir/validate_depthwise.h"
 #include "graph/graph_reader.h"
 #include "map/conv_match.h"
-#include "map/subpixel.h"
+#include "map/run_form.h"
 #include "search/cost_model.h"
 #include "sol/testing_profile.h"
 
@@ -46,7 +46,8 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
     const map::KernelConfig& c = lists[i][best].config;
     const map::FusedEpilogue f = map::fusable_prefix(map::as_run(m, c), c.arch);
     s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) +
-         (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") + " fused " +
+         (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") +
+         (c.pad_channels ? " padded-channels" : "") + " fused " +
          std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
   }
   for (const std::string& n : r.notes) s += "note: " + n + "\n";

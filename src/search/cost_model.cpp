@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "map/conv_match.h"
-#include "map/subpixel.h"
+#include "map/run_form.h"
 #include "sol/op_cost.h"
 
 namespace ucutlass::search {
@@ -18,6 +18,7 @@ constexpr double kLaunchSeconds = 3e-6;
 // went to whichever came first, and sm80 tf32 could outrank sm90a tf32.
 constexpr double kSm80TensorOpOnHopper = 0.5;
 constexpr double kStreamKEfficiency = 0.92;
+constexpr double kSm80NarrowPixelConv = 0.115;  // measured, see estimate_time
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -96,6 +97,12 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   e.tile_efficiency =
       static_cast<double>(run_m) * run_n / (static_cast<double>(ceil_div(run_m, bm) * bm) * ceil_div(run_n, bn) * bn);
   e.shape_efficiency = shape_efficiency(c, m.in);
+  // sm80 loads pixels of fewer than 16 bytes (c = 3 f32 channels) in narrow cp.async vectors: on the
+  // H200 level1/020's RGB stem ran 1.19-1.53 ms on sm80 tf32 against 0.137 ms predicted without this
+  // (fixed-budget campaign 2026-11-30, bench/results/campaigns/fixed4-v01-2026-11-30-111933.log).
+  if (c.arch == ir::Arch::sm80 && m.conv && !m.conv->is_depthwise_conv2d() &&
+      (m.conv->c / std::max<int64_t>(1, m.conv->groups) * graph::dtype_bytes(m.in)) % 16 != 0)
+    e.shape_efficiency *= kSm80NarrowPixelConv;
   // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3).
   const int64_t run_k = c.k_stack3 ? 3 * m.k : m.k;
   // Few K iterations per CTA leave the pipeline's fill and drain exposed.

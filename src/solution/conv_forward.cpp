@@ -4,6 +4,7 @@
 
 #include "map/conv_match.h"
 #include "solution/k_stack.h"
+#include "solution/param_cache.h"
 #include "solution/subpixel_shuffle.h"
 
 namespace ucutlass::solution {
@@ -21,6 +22,20 @@ std::string megabytes(double bytes) {
 
 }  // namespace
 
+// Zero channels appended along axis 1 of x [N, C, ...] or w [K, C, ...], written channels-last, the
+// layout the binding reads, so this copy replaces the binding's own.
+const std::string_view kChannelPadHelpers = R"PY(
+def _ucutlass_pad_channels(t, channels):
+    shape = list(t.shape)
+    shape[1] = channels
+    layout = {4: torch.channels_last, 5: torch.channels_last_3d}.get(t.dim(), torch.contiguous_format)
+    out = torch.empty(shape, dtype=t.dtype, device=t.device, memory_format=layout)
+    out[:, t.shape[1]:].zero_()
+    out[:, :t.shape[1]].copy_(t)
+    return out
+
+)PY";
+
 std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
                                bool k_stack3) {
   const map::ConvSpec& s = *m.conv;
@@ -28,6 +43,12 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
   if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.residual, bias_left);
   std::string x = var(g, m.a.tensor), w = var(g, m.b.tensor);
+  if (s.padded_from) {  // map/channel_pad.h: x per call, a weight parameter once per version
+    const std::string c = std::to_string(s.c);
+    x = "_ucutlass_pad_channels(" + x + ", " + c + ")";
+    const std::string padded_w = "_ucutlass_pad_channels(" + w + ", " + c + ")";
+    w = m.b.parameter ? cached_param(m.name + ".w", w, padded_w) : padded_w;
+  }
   if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp)
     x = stacked_operand(g, m.name, m.a, x, true, "1");
     w = stacked_operand(g, m.name, m.b, w, false, "1");

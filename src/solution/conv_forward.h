@@ -19,11 +19,17 @@
 // the channels, already channels-last, so the binding copies neither:
 //   t3 = _ucutlass.conv0(x=_ucutlass_stack3(t2, True, 1), w=_ucutlass_stack3_param(self, "conv0.b", t0, ...))
 #include <string>
+#include <string_view>
 
 #include "graph/op_graph.h"
 #include "map/gemm_match.h"
 
 namespace ucutlass::solution {
+
+// The Python helper a solution defines when a conv kernel runs with zero-padded input channels
+// (map::KernelConfig::pad_channels):
+//   t3 = _ucutlass.conv0(x=_ucutlass_pad_channels(t2, 4), w=_ucutlass_cached(self, "conv0.w", t0, ...))
+extern const std::string_view kChannelPadHelpers;
 
 std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
                                bool k_stack3 = false);

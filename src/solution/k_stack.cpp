@@ -11,7 +11,7 @@ namespace ucutlass::solution {
 // measured 8.8e-5 for big-first stacking, 3.7e-4 vs 4.3e-4 for plain TF32, on level2/017), and the
 // small terms lose less added while the sum is still small (2.4e-5 in that model; to be measured).
 // Four element-wise kernels write straight into the stacked buffer. A parameter's split is built once
-// and rebuilt when the parameter changes (its storage, version counter, shape or strides).
+// and rebuilt when the parameter changes (_ucutlass_cached, param_cache.h).
 const std::string_view kStack3Helpers = R"PY(
 def _ucutlass_stack3(x, a_side, k_dim=-1):
     if k_dim != -1:
@@ -27,14 +27,7 @@ def _ucutlass_stack3(x, a_side, k_dim=-1):
 
 
 def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim):
-    cache = owner.__dict__.setdefault("_ucutlass_stacked", {})
-    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
-    hit = cache.get(key)
-    if hit is None or hit[0] != stamp:
-        with torch.no_grad():
-            hit = (stamp, _ucutlass_stack3(operand(), a_side, k_dim))
-        cache[key] = hit
-    return hit[1]
+    return _ucutlass_cached(owner, key, param, lambda: _ucutlass_stack3(operand(), a_side, k_dim))
 
 )PY";
 

@@ -8,9 +8,10 @@
 #include "build/toolchain.h"
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
-#include "map/subpixel.h"
+#include "map/run_form.h"
 #include "solution/conv_forward.h"
 #include "solution/k_stack.h"
+#include "solution/param_cache.h"
 #include "solution/subpixel_shuffle.h"
 
 namespace ucutlass::solution {
@@ -244,10 +245,15 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
        "    return load(name=\"ucutlass_\" + _UCUTLASS_HASH, sources=sources, extra_cuda_cflags=_UCUTLASS_NVCC_FLAGS,\n"
        "                extra_include_paths=includes, extra_ldflags=[\"-lcuda\"], verbose=False)\n\n\n"
        "_ucutlass = _ucutlass_build()\n\n\n";
-  if (std::any_of(in.configs.begin(), in.configs.end(), [](const map::KernelConfig& c) { return c.k_stack3; }))
-    f << kStack3Helpers.substr(1) << "\n";
-  if (std::any_of(in.configs.begin(), in.configs.end(), [](const map::KernelConfig& c) { return c.subpixel; }))
-    f << kSubpixelHelpers.substr(1) << "\n";
+  // The helpers this solution's kernels need; the parameter cache last, after those that call it.
+  auto any = [&](bool map::KernelConfig::*flag) {
+    return std::any_of(in.configs.begin(), in.configs.end(), [&](const map::KernelConfig& c) { return c.*flag; });
+  };
+  if (any(&map::KernelConfig::k_stack3)) f << kStack3Helpers.substr(1) << "\n";
+  if (any(&map::KernelConfig::subpixel)) f << kSubpixelHelpers.substr(1) << "\n";
+  if (any(&map::KernelConfig::pad_channels)) f << kChannelPadHelpers.substr(1) << "\n";
+  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::subpixel) || any(&map::KernelConfig::pad_channels))
+    f << kParamCacheHelper.substr(1) << "\n";
 
   f << model_class;
   f << "\n    def forward(self, *inputs):\n";

@@ -1,5 +1,7 @@
 #include "solution/subpixel_shuffle.h"
 
+#include "solution/param_cache.h"
+
 namespace ucutlass::solution {
 
 namespace {
@@ -44,17 +46,6 @@ def _ucutlass_subpixel_filter(w, stride):
     return w.contiguous()
 
 
-def _ucutlass_subpixel_weight(owner, key, param, stride):
-    cache = owner.__dict__.setdefault("_ucutlass_subpixel", {})
-    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
-    hit = cache.get(key)
-    if hit is None or hit[0] != stamp:
-        with torch.no_grad():
-            hit = (stamp, _ucutlass_subpixel_filter(param, stride))
-        cache[key] = hit
-    return hit[1]
-
-
 def _ucutlass_pixel_shuffle(z, stride, crop, out):
     dims = len(stride)
     phases = 1
@@ -78,9 +69,8 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   int64_t phases = 1;
   for (int64_t v : sp.stride) phases *= v;
   const std::string strides = tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
-  const std::string weight = m.b.parameter
-                                 ? "_ucutlass_subpixel_weight(self, \"" + m.name + "\", " + w + ", " + strides + ")"
-                                 : "_ucutlass_subpixel_filter(" + w + ", " + strides + ")";
+  const std::string filter = "_ucutlass_subpixel_filter(" + w + ", " + strides + ")";
+  const std::string weight = m.b.parameter ? cached_param(m.name + ".w", w, filter) : filter;
   std::string call = "_ucutlass." + m.name + "(x=" + var(g, m.a.tensor) + ", w=" + weight;
   if (residual >= 0) call += ", c=" + var(g, residual);  // not reached: subpixel_match cuts the chain before one
   if (fused_bias >= 0) call += ", bias=" + var(g, fused_bias) + ".reshape(-1).repeat(" + std::to_string(phases) + ")";

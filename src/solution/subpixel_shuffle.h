@@ -3,8 +3,8 @@
 // (map::KernelConfig::subpixel, map/subpixel.h): the weight rewritten for the fprop kernel, and the
 // pixel shuffle and crop that turn the kernel's phase channels into the transposed conv's output.
 //
-//   _z_conv0 = _ucutlass.conv0(x=t2, w=_ucutlass_subpixel_weight(self, "conv0", t0, (2, 2)),
-//                              bias=t1.reshape(-1).repeat(4))
+//   _z_conv0 = _ucutlass.conv0(x=t2, w=_ucutlass_cached(self, "conv0.w", t0,
+//                              lambda: _ucutlass_subpixel_filter(t0, (2, 2))), bias=t1.reshape(-1).repeat(4))
 //   t3 = _ucutlass_pixel_shuffle(_z_conv0, (2, 2), (1, 1), (127, 127))
 #include <string>
 #include <string_view>

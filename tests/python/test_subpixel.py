@@ -77,17 +77,21 @@ def test_equals_the_transposed_convolution(helpers, shape, cout, kernel, stride,
 def test_the_weight_is_built_once_per_parameter_version_and_channels_last(helpers):
     owner = torch.nn.Module()
     p = torch.nn.Parameter(torch.randn(6, 4, 3, 3))
-    first = helpers["_ucutlass_subpixel_weight"](owner, "conv0", p, (2, 2))
-    assert helpers["_ucutlass_subpixel_weight"](owner, "conv0", p, (2, 2)) is first
+
+    def weight():
+        return helpers["_ucutlass_cached"](owner, "conv0.w", p, lambda: helpers["_ucutlass_subpixel_filter"](p, (2, 2)))
+
+    first = weight()
+    assert weight() is first
     assert list(first.shape) == [16, 6, 2, 2] and first.is_contiguous(memory_format=torch.channels_last)
     with torch.no_grad():
         p.mul_(2)  # an in-place update bumps the version: the rewrite is rebuilt
-    again = helpers["_ucutlass_subpixel_weight"](owner, "conv0", p, (2, 2))
+    again = weight()
     assert again is not first and torch.equal(again, 2 * first)
 
 
 def test_the_solution_calls_the_kernel_on_the_phase_channels_and_shuffles(solution):
-    assert '_ucutlass_subpixel_weight(self, "conv0", t0, (2, 2, 2))' in solution
+    assert '_ucutlass_cached(self, "conv0.w", t0, lambda: _ucutlass_subpixel_filter(t0, (2, 2, 2)))' in solution
     assert "bias=t1.reshape(-1).repeat(8))" in solution
     assert "_ucutlass_pixel_shuffle(_z_conv0, (2, 2, 2), (1, 1, 1), (31, 63, 63))" in solution
 

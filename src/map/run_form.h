@@ -1,0 +1,15 @@
+#pragma once
+// The match a kernel config runs: the problem's own, or one rewritten for the config (a strided
+// transposed conv as a sub-pixel fprop, subpixel.h; a conv with zero-padded input channels,
+// channel_pad.h). The DSL writer, the cost model and the solution writer all take this one, so the
+// kernel, its price and the PyTorch code around it agree.
+#include "map/dsl_writer.h"
+#include "map/gemm_match.h"
+
+namespace ucutlass::map {
+
+// The rewrite `c` asks for, applied once (a rewritten match is returned as it is); `m` when the
+// config asks for none or the rewrite does not apply.
+GemmMatch as_run(const GemmMatch& m, const KernelConfig& c);
+
+}  // namespace ucutlass::map
