@@ -69,8 +69,10 @@ std::vector<MathChoice> paths_for(graph::DType in, sol::ToleranceProfile toleran
 std::vector<MathChoice> conv_math_paths(const map::GemmMatch& m, sol::ToleranceProfile tolerance) {
   // A forward conv with groups = 1 stacks its input channels: conv over [x_hi x_hi x_lo] with
   // [w_hi w_lo w_hi] along C is the three-term sum (convolution is linear in the channels). Not under
-  // 1e-2: a conv's weight is a parameter, which keeps TF32 within that tolerance.
-  std::vector<MathChoice> out = paths_for(m.in, tolerance, m.conv && !m.conv->transposed && m.conv->groups == 1 &&
+  // 1e-2: a conv's weight is a parameter, which keeps TF32 within that tolerance. A strided transposed
+  // conv stacks as its sub-pixel fprop (map/subpixel.h), the only form it then takes.
+  const bool forward = m.conv && (!m.conv->transposed || map::subpixel_eligible(*m.conv));
+  std::vector<MathChoice> out = paths_for(m.in, tolerance, forward && m.conv->groups == 1 &&
                                                                tolerance != sol::ToleranceProfile::kernelbench_v01);
   const bool has_simt = std::any_of(out.begin(), out.end(), [](const MathChoice& c) {
     return c.arch == Arch::sm80 && c.math == MathPath::simt;
@@ -94,7 +96,8 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
     // The conv as given, and the rewrites that let sm90a run it (map/run_form.h): a strided transposed
     // conv, which sm90a's dgrad does not run, as a sub-pixel fprop; a conv with short pixels with its
     // channels zero-padded for TMA.
-    std::vector<map::KernelConfig> forms{base};
+    std::vector<map::KernelConfig> forms;
+    if (!(base.k_stack3 && m.conv && m.conv->transposed)) forms.push_back(base);  // a dgrad does not stack
     if (m.conv && map::subpixel_eligible(*m.conv)) {
       forms.push_back(base);
       forms.back().subpixel = true;

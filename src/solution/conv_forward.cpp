@@ -41,7 +41,7 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   const map::ConvSpec& s = *m.conv;
   const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
   const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
-  if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.residual, bias_left);
+  if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.residual, bias_left, k_stack3);
   std::string x = var(g, m.a.tensor), w = var(g, m.b.tensor);
   if (s.padded_from) {  // map/channel_pad.h: x per call, a weight parameter once per version
     const std::string c = std::to_string(s.c);

@@ -154,12 +154,16 @@ TEST(ModelNewWriter, KStackedThreeTf32SplitsTheInputAndCachesTheWeightSplit) {
 }
 
 TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
-  // A transposed conv on sm80 (stride 2 is no sm90a dgrad) fuses its own bias; the model's
-  // second bias ends the fusable prefix, so the add and the tanh run as ATen ops after it.
+  // A stride-2 transposed conv (no sm90a dgrad) runs as a K-stacked sub-pixel fprop (map/subpixel.h)
+  // fusing its own bias, repeated per phase; the model's second bias ends the fusable prefix, so the
+  // add and the tanh run as ATen ops after the pixel shuffle.
   graph::OpGraph g;
   SolutionFiles s = best_solution("level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, &g);
   ASSERT_EQ(s.error, "");
-  EXPECT_NE(s.modelnew.find("        t4 = _ucutlass.conv0(dy=t3, w=t1, bias=t2.reshape(-1))\n"
+  EXPECT_NE(s.modelnew.find("        _z_conv0 = _ucutlass.conv0(x=_ucutlass_stack3(t3, True, 1), w=_ucutlass_stack3_param("
+                            "self, \"conv0.b\", t1, lambda: _ucutlass_subpixel_filter(t1, (2, 2)), False, 1), "
+                            "bias=t2.reshape(-1).repeat(4))\n"
+                            "        t4 = _ucutlass_pixel_shuffle(_z_conv0, (2, 2), (1, 1), (128, 128))\n"
                             "        t5 = torch.ops.aten.add.Tensor(t4, t0)\n"
                             "        t6 = torch.ops.aten.tanh.default(t5)\n"),
             std::string::npos)

@@ -1,5 +1,6 @@
 #include "solution/subpixel_shuffle.h"
 
+#include "solution/k_stack.h"
 #include "solution/param_cache.h"
 
 namespace ucutlass::solution {
@@ -63,15 +64,20 @@ def _ucutlass_pixel_shuffle(z, stride, crop, out):
 )PY";
 
 std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
-                                   int residual, bool bias_left) {
+                                   int residual, bool bias_left, bool k_stack3) {
   const map::ConvSpec& s = *m.conv;
   const map::ConvSpec::Subpixel& sp = *s.subpixel;
   int64_t phases = 1;
   for (int64_t v : sp.stride) phases *= v;
   const std::string strides = tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
   const std::string filter = "_ucutlass_subpixel_filter(" + w + ", " + strides + ")";
-  const std::string weight = m.b.parameter ? cached_param(m.name + ".w", w, filter) : filter;
-  std::string call = "_ucutlass." + m.name + "(x=" + var(g, m.a.tensor) + ", w=" + weight;
+  std::string x = var(g, m.a.tensor);
+  std::string weight = m.b.parameter ? cached_param(m.name + ".w", w, filter) : filter;
+  if (k_stack3) {
+    x = stacked_operand(g, m.name, m.a, x, true, "1");
+    weight = stacked_operand(g, m.name, m.b, filter, false, "1");  // a parameter's stack is cached itself
+  }
+  std::string call = "_ucutlass." + m.name + "(x=" + x + ", w=" + weight;
   if (residual >= 0) call += ", c=" + var(g, residual);  // not reached: subpixel_match cuts the chain before one
   if (fused_bias >= 0) call += ", bias=" + var(g, fused_bias) + ".reshape(-1).repeat(" + std::to_string(phases) + ")";
   call += ")";
