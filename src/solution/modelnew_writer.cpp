@@ -9,6 +9,7 @@
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
 #include "map/run_form.h"
+#include "solution/channels_last.h"
 #include "solution/conv_forward.h"
 #include "solution/k_stack.h"
 #include "solution/param_cache.h"
@@ -198,6 +199,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
     kernel_at[last] = static_cast<int>(i);
   }
 
+  const std::set<int> channels_last = channels_last_tensors(g, in.gemms, fused);
   std::ostringstream f;
   f << "# ucutlass solution for " << g.problem_name << ": program " << in.hash << ", " << in.gemms.size()
     << " CUTLASS kernel(s).\n";
@@ -314,16 +316,21 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       return "";
     }
     f << " = torch.ops." << op << "(";
+    // A softmax over the channels of a channels-last tensor runs over the moved view (channels_last.h).
+    const bool moved = is_channel_softmax(g, n, channels_last);
     bool first = true;
-    for (const auto& a : n.args) {
-      f << (first ? "" : ", ") << python_value(a, g);
+    for (size_t a = 0; a < n.args.size(); ++a) {
+      std::string value = python_value(n.args[a], g);
+      if (moved && a == 0) value += ".movedim(1, -1)";
+      if (moved && a == 1) value = "-1";
+      f << (first ? "" : ", ") << value;
       first = false;
     }
     for (const auto& [key, value] : n.kwargs.items()) {
       f << (first ? "" : ", ") << key << "=" << python_value(value, g);
       first = false;
     }
-    f << ")\n";
+    f << (moved ? ").movedim(-1, 1)\n" : ")\n");
   }
   f << "        return ";
   for (size_t i = 0; i < g.outputs.size(); ++i) f << (i ? ", " : "") << var(g, g.outputs[i]);

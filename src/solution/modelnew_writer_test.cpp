@@ -207,5 +207,21 @@ TEST(ModelNewWriter, PythonValues) {
   for (const Row& r : rows) EXPECT_EQ(python_value(r.v, g), r.py) << r.v.dump();
 }
 
+TEST(ModelNewWriter, ChannelSoftmaxOfAConvResultRunsOverTheMovedView) {
+  // The conv's result is channels-last in memory: softmax over dim 1 runs as a last-dim softmax over
+  // the moved view (channels_last.h). A softmax over a GEMM result's last dim stays as traced.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level2_023_conv_softmax_channels", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("        t4 = torch.ops.aten.softmax.int(t3.movedim(1, -1), -1).movedim(-1, 1)\n"),
+            std::string::npos)
+      << s.modelnew;
+  graph::OpGraph h;
+  SolutionFiles gemm = best_solution("level2_010_gemm_softmax", sol::ToleranceProfile::kernelbench_v01, &h);
+  ASSERT_EQ(gemm.error, "");
+  EXPECT_EQ(gemm.modelnew.find("movedim"), std::string::npos);
+  EXPECT_NE(gemm.modelnew.find("torch.ops.aten.softmax.int("), std::string::npos);
+}
+
 }  // namespace
 }  // namespace ucutlass::solution
