@@ -4,37 +4,27 @@ The helper is taken from the solution `ucutlass optimize --no-gpu` writes for le
 c = 3 f32 channels: 12-byte pixels that sm90a's TMA cannot load) under kernelbench-v0.1, so the code tested
 is the code shipped; PyTorch's convolution stands in for the kernel, which must see the same result.
 """
-import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+import shipped_solution
+
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 REPO = Path(__file__).resolve().parents[2]
-EXE = REPO / "build" / "ucutlass"
 
 
 @pytest.fixture(scope="module")
 def solution(tmp_path_factory):
-    if not EXE.exists():
-        pytest.skip("build/ucutlass not built")
-    out = tmp_path_factory.mktemp("pad")
-    subprocess.run([str(EXE), "optimize", str(REPO / "tests/optimize/graphs/level1_020_conv2d_strided_7x7.json"),
-                    "--profile", "kernelbench-v0.1", "--no-gpu", "--no-compile", "-o", str(out)],
-                   check=True, capture_output=True, timeout=120)
-    return (out / "level1_020_conv2d_strided_7x7" / "modelnew.py").read_text()
+    return shipped_solution.write("level1_020_conv2d_strided_7x7", tmp_path_factory.mktemp("pad"),
+                                  "--profile", "kernelbench-v0.1")
 
 
 @pytest.fixture(scope="module")
 def helpers(solution):
-    m = re.search(r"^def _ucutlass_pad_channels\(.*?(?=^class ModelNew)", solution, re.S | re.M)
-    assert m, "no channel-padding helper in the solution of level1/020"
-    ns = {"torch": torch}
-    exec(m.group(0), ns)
-    return ns
+    return shipped_solution.helpers(solution, "_ucutlass_pad_channels", torch)
 
 
 @pytest.mark.parametrize("dims,channels,padded", [(1, 3, 4), (2, 3, 4), (2, 6, 8), (3, 5, 8)])

@@ -5,30 +5,18 @@ profile, so the code tested is the code shipped. The tensor-core product is emul
 the top 19 bits of each f32 operand (TF32), products of TF32 values are exact in f32, sums are f32.
 """
 import math
-import re
-import subprocess
-from pathlib import Path
 
 import pytest
 
+import shipped_solution
+
 torch = pytest.importorskip("torch")
-REPO = Path(__file__).resolve().parents[2]
-EXE = REPO / "build" / "ucutlass"
 
 
 @pytest.fixture(scope="module")
 def helpers(tmp_path_factory):
-    if not EXE.exists():
-        pytest.skip("build/ucutlass not built")
-    out = tmp_path_factory.mktemp("kstack")
-    subprocess.run([str(EXE), "optimize", str(REPO / "tests/optimize/graphs/level2_001_gemm_bias_relu.json"),
-                    "--no-gpu", "--no-compile", "-o", str(out)], check=True, capture_output=True, timeout=120)
-    text = (out / "level2_001_gemm_bias_relu" / "modelnew.py").read_text()
-    m = re.search(r"^def _ucutlass_stack3\(.*?(?=^class ModelNew)", text, re.S | re.M)
-    assert m, "no K-stacking helpers in the kernelbench solution of level2/001"
-    ns = {"torch": torch}
-    exec(m.group(0), ns)
-    return ns
+    text = shipped_solution.write("level2_001_gemm_bias_relu", tmp_path_factory.mktemp("kstack"))
+    return shipped_solution.helpers(text, "_ucutlass_stack3", torch)
 
 
 def tf32_read(x):  # what a TF32 tensor core takes from an f32 operand

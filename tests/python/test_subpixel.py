@@ -5,35 +5,26 @@ kernelbench-v0.1 profile (where TF32 is legal and the sub-pixel kernel ranks fir
 tested is the code shipped; the fprop kernel's place is taken by PyTorch's own convolution with the
 kernel's padding L - 1 (L = ceil(k / s)), and the result must equal PyTorch's transposed convolution.
 """
-import re
-import subprocess
 from pathlib import Path
 
 import pytest
 
+import shipped_solution
+
 torch = pytest.importorskip("torch")
 F = torch.nn.functional
 REPO = Path(__file__).resolve().parents[2]
-EXE = REPO / "build" / "ucutlass"
 
 
 @pytest.fixture(scope="module")
 def solution(tmp_path_factory):
-    if not EXE.exists():
-        pytest.skip("build/ucutlass not built")
-    out = tmp_path_factory.mktemp("subpixel")
-    subprocess.run([str(EXE), "optimize", str(REPO / "tests/optimize/graphs/level1_026_conv_transpose3d.json"),
-                    "--profile", "kernelbench-v0.1", "--no-gpu", "--no-compile", "-o", str(out)], check=True, capture_output=True, timeout=120)
-    return (out / "level1_026_conv_transpose3d" / "modelnew.py").read_text()
+    return shipped_solution.write("level1_026_conv_transpose3d", tmp_path_factory.mktemp("subpixel"),
+                                  "--profile", "kernelbench-v0.1")
 
 
 @pytest.fixture(scope="module")
 def helpers(solution):
-    m = re.search(r"^def _ucutlass_subpixel_filter\(.*?(?=^class ModelNew)", solution, re.S | re.M)
-    assert m, "no sub-pixel helpers in the solution of level1/026"
-    ns = {"torch": torch}
-    exec(m.group(0), ns)
-    return ns
+    return shipped_solution.helpers(solution, "_ucutlass_subpixel_filter", torch)
 
 
 def subpixel(helpers, x, w, bias, stride, padding, output_padding):
