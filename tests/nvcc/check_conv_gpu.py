@@ -118,8 +118,8 @@ CASES = [
     ("pingpong_f16_64_rows_dynamic", "conv2d(fprop, n = dynamic, h = 31, w = 29, c = 32, k = 128, r = 3, s = 3, "
                                      "pad = 1).with_types(f16).with_schedule(pingpong).with_tile(64, 128, 64)",
      {"n": 7}),
-    # `auto` picks ping-pong for an sm90a fprop (ir/resolve_auto.cpp): 1D and 3D with it, and a strided one
-    # with many tiles per CTA (each group several).
+    # `auto` on sm90a fprop: 1D, 3D with bias + GELU, and a strided conv with ~7 tiles per SM (several per
+    # consumer group should `auto` pick the persistent ping-pong kernel: branch auto-pingpong-conv).
     ("auto_conv1d_bf16_silu", "conv1d(fprop, n = dynamic, w = 4096, c = 64, k = 128, s = 5, pad = 2).with_types(bf16)"
                               ".with_epilogue(silu)", {"n": 3}),
     ("auto_conv3d_tf32_bias_gelu", "conv3d(fprop, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, "
