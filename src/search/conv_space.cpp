@@ -5,6 +5,7 @@
 #include "compiler/frontend.h"
 #include "ir/validate_conv.h"
 #include "map/channel_pad.h"
+#include "map/run_form.h"
 #include "map/subpixel.h"
 
 namespace ucutlass::search {
@@ -42,6 +43,17 @@ std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped
   std::vector<Shape3> out = {{128, 256, k}, {128, 128, k}, {128, 64, k}, {64, 128, k}, {64, 64, k}};
   if (grouped) out.insert(out.end(), {{128, 32, k}, {64, 32, k}});
   return out;
+}
+
+// Tile K values for an sm90a conv over `channels` input channels (per group): the usual 64 16-bit / 32 f32,
+// and for fewer channels the smallest legal tile that holds them (wgmma K: 16 for 16-bit, 8 for TF32).
+// TMA im2col loads one filter tap's channel block per K step, so a 4-channel stem on a 32-deep tile
+// multiplies 28 zero channels per step (the cost model's channel-block factor).
+std::vector<int> conv_sm90_tile_ks(int64_t channels, graph::DType in) {
+  const int usual = graph::dtype_bytes(in) == 4 ? 32 : 64, step = graph::dtype_bytes(in) == 4 ? 8 : 16;
+  const int fit = static_cast<int>((channels + step - 1) / step * step);
+  if (fit >= usual) return {usual};
+  return {usual, fit};
 }
 
 bool is_depthwise(const map::GemmMatch& m) { return m.conv && m.conv->is_depthwise_conv2d(); }
@@ -107,12 +119,21 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
       forms.back().pad_channels = true;
     }
     for (const map::KernelConfig& form : forms) {
+      // A dgrad's GEMM K runs over the output channels: only the forward forms take the narrow tiles.
+      const map::GemmMatch run = map::as_run(m, form);
+      const std::vector<int> ks = run.conv && !run.conv->transposed
+                                      ? conv_sm90_tile_ks(run.conv->c / std::max<int64_t>(1, run.conv->groups) *
+                                                              (form.k_stack3 ? 3 : 1),  // stacked channels
+                                                          m.in)
+                                      : std::vector<int>{graph::dtype_bytes(m.in) == 4 ? 32 : 64};
       auto add = [&](const Shape3& tile, const Shape3& cluster, ir::KernelSchedule schedule) {
-        map::KernelConfig c = form;
-        c.tile = tile;
-        c.cluster = cluster;
-        c.schedule = schedule;
-        out.push_back(c);
+        for (int k : ks) {
+          map::KernelConfig c = form;
+          c.tile = {tile.m, tile.n, k};
+          c.cluster = cluster;
+          c.schedule = schedule;
+          out.push_back(c);
+        }
       };
       for (const Shape3& tile : conv_sm90_tiles(m.in))
         for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})

@@ -194,6 +194,26 @@ TEST(ConvCost, RankingSanity) {
   EXPECT_EQ(nl.front().config.tile.n, 64) << nl.front().config.summary();
 }
 
+TEST(ConvSpace, FewChannelsTakeANarrowTileK) {
+  // TMA im2col loads a tile-K block of one filter tap's channels per step: the RGB stem, padded to 4 f32
+  // channels, also gets 8-deep tiles (wgmma's TF32 K), the 16-channel conv3d 16-deep ones, and the
+  // cost model ranks them above the usual 32-deep tiles that multiply 28 and 16 zero channels.
+  const std::vector<Candidate> stem =
+      legal_candidates(first_conv("level1_020_conv2d_strided_7x7"), sol::ToleranceProfile::kernelbench_v01, h200());
+  ASSERT_FALSE(stem.empty());
+  EXPECT_EQ(stem.front().config.summary(), "sm90a tf32 padded-channels 128x64x8 c1x1x1 pingpong");
+  const std::vector<Candidate> c16 =
+      legal_candidates(first_conv("level2_026_conv3d_relu_avgpool"), sol::ToleranceProfile::kernelbench_v01, h200());
+  ASSERT_FALSE(c16.empty());
+  EXPECT_EQ(c16.front().config.summary(), "sm90a tf32 128x64x16 c1x1x1 pingpong");
+  bool usual = false;
+  for (const Candidate& c : c16) usual = usual || (c.config.arch == ir::Arch::sm90a && c.config.tile.k == 32);
+  EXPECT_TRUE(usual);  // the 32-deep tiles stay in the space
+  // 64 channels fill a 32-deep tile: no narrow variant.
+  for (const Candidate& c : legal_candidates(first_conv("level1_019_conv2d_3x3"), sol::ToleranceProfile::kernelbench_v01, h200()))
+    if (c.config.arch == ir::Arch::sm90a) EXPECT_EQ(c.config.tile.k, 32) << c.config.summary();
+}
+
 }  // namespace
 }  // namespace ucutlass::search
 

@@ -103,6 +103,15 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   if (c.arch == ir::Arch::sm80 && m.conv && !m.conv->is_depthwise_conv2d() &&
       (m.conv->c / std::max<int64_t>(1, m.conv->groups) * graph::dtype_bytes(m.in)) % 16 != 0)
     e.shape_efficiency *= kSm80NarrowPixelConv;
+  // sm90a's TMA im2col loads one filter tap's block of tile-K channels per K step: channels short of the
+  // block are zeros multiplied (c = 4 on a 32-deep TF32 tile: 1/8 of the work counts). A step under 64
+  // bytes of K issues one small wgmma per barrier round trip: a prior, until measured.
+  if (c.arch == ir::Arch::sm90a && m.conv && !m.conv->transposed) {
+    const int64_t channels = m.conv->c / std::max<int64_t>(1, m.conv->groups) * (c.k_stack3 ? 3 : 1);
+    e.tile_efficiency *= static_cast<double>(channels) / static_cast<double>(ceil_div(channels, bk) * bk);
+    const double k_bytes = static_cast<double>(bk) * graph::dtype_bytes(m.in);
+    if (k_bytes < 64) e.shape_efficiency *= std::sqrt(k_bytes / 64.0);
+  }
   // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3).
   const int64_t run_k = c.k_stack3 ? 3 * m.k : m.k;
   // Few K iterations per CTA leave the pipeline's fill and drain exposed.
