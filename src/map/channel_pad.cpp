@@ -1,10 +1,16 @@
 #include "map/channel_pad.h"
 
+#include <algorithm>
+
 namespace ucutlass::map {
 
+bool short_pixels(const ConvSpec& s, graph::DType in) {
+  return s.c / std::max<int64_t>(1, s.groups) * graph::dtype_bytes(in) % 16 != 0;
+}
+
 bool channel_pad_eligible(const ConvSpec& s, graph::DType in) {
-  const int64_t bytes = graph::dtype_bytes(in);
-  return !s.transposed && !s.subpixel && s.padded_from == 0 && s.groups == 1 && bytes > 0 && (s.c * bytes) % 16 != 0;
+  return !s.transposed && !s.subpixel && s.padded_from == 0 && s.groups == 1 && graph::dtype_bytes(in) > 0 &&
+         short_pixels(s, in);
 }
 
 int64_t padded_channels(const ConvSpec& s, graph::DType in) {

@@ -13,6 +13,10 @@
 
 namespace ucutlass::map {
 
+// Whether a pixel of one group's input channels is short of a 16-byte multiple (c = 3 f32: 12 bytes),
+// which sm90a's TMA cannot load and sm80 loads in narrow vectors.
+bool short_pixels(const ConvSpec& s, graph::DType in);
+
 // Whether padding the input channels is what keeps this conv from sm90a: a forward conv, groups 1,
 // channels short of a 16-byte pixel.
 bool channel_pad_eligible(const ConvSpec& s, graph::DType in);

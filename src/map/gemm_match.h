@@ -71,7 +71,6 @@ struct ConvSpec {
     std::array<int64_t, 3> stride{1, 1, 1};  // the transposed conv's, per d, h, w
     std::array<int64_t, 3> crop{};           // its padding: where the output starts in the shuffled grid
     std::array<int64_t, 3> out{1, 1, 1};     // its output extents
-    int64_t channels = 0;                     // its output channels (Cout)
     int64_t y_elements = 0;                   // its output's elements
   };
   std::optional<Subpixel> subpixel;

@@ -1,5 +1,7 @@
 #include "map/run_form.h"
 
+#include <algorithm>
+
 #include "map/channel_pad.h"
 #include "map/subpixel.h"
 
@@ -9,6 +11,11 @@ GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
   if (!m.conv || m.conv->subpixel || m.conv->padded_from) return m;
   std::optional<GemmMatch> r = c.subpixel ? subpixel_match(m) : c.pad_channels ? channel_pad_match(m) : std::nullopt;
   return r ? *r : m;
+}
+
+int64_t forward_channels_per_group(const GemmMatch& run, const KernelConfig& c) {
+  if (!run.conv || run.conv->transposed) return 0;
+  return run.conv->c / std::max<int64_t>(1, run.conv->groups) * (c.k_stack3 ? 3 : 1);
 }
 
 }  // namespace ucutlass::map

@@ -12,4 +12,9 @@ namespace ucutlass::map {
 // config asks for none or the rewrite does not apply.
 GemmMatch as_run(const GemmMatch& m, const KernelConfig& c);
 
+// The input channels per group that a forward conv kernel reads as `run` (as_run's result) and `c`
+// give them: tripled when K-stacked (k_stack.h stacks along the channels). 0 for a GEMM or a dgrad,
+// whose K runs over other extents.
+int64_t forward_channels_per_group(const GemmMatch& run, const KernelConfig& c);
+
 }  // namespace ucutlass::map

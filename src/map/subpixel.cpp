@@ -1,7 +1,5 @@
 #include "map/subpixel.h"
 
-#include "ir/conv_problem.h"
-
 namespace ucutlass::map {
 
 namespace {
@@ -27,14 +25,9 @@ std::optional<GemmMatch> subpixel_match(const GemmMatch& m) {
   const ConvSpec& t = *m.conv;
   ConvSpec f = t;
   ConvSpec::Subpixel sp;
-  sp.channels = t.k;
   sp.y_elements = t.y_elements;
-  int64_t phases = 1, z_pixels = 1;
-  ir::ConvProblem p;
-  p.dims = t.dims;
-  p.mode = ir::ConvMode::fprop;
-  p.n.value = t.n;
-  p.groups.value = 1;
+  // z's pixels: a stride-1 conv padded by L - 1 on each side outputs D + L - 1 per dimension.
+  int64_t phases = 1, z_pixels = 1, taps_product = 1;
   for (int i = 0; i < 3; ++i) {
     const int64_t taps = ceil_div(t.filter[i], t.stride[i]);
     // The transposed conv's output extent, from its input (as PyTorch sizes it).
@@ -43,31 +36,25 @@ std::optional<GemmMatch> subpixel_match(const GemmMatch& m) {
     sp.crop[i] = t.pad[i];
     phases *= t.stride[i];
     z_pixels *= t.input[i] + taps - 1;
+    taps_product *= taps;
     f.filter[i] = taps;
     f.pad[i] = taps - 1;
     f.stride[i] = 1;
     f.dilation[i] = 1;
     f.output_padding[i] = 0;
-    p.input[i].value = t.input[i];
-    p.filter[i].value = taps;
-    p.pad.value[i] = taps - 1;
-    p.stride.value[i] = 1;
-    p.dilation.value[i] = 1;
   }
   f.transposed = false;
   f.k = phases * t.k;
-  f.w_elements = f.k * t.c * (f.filter[0] * f.filter[1] * f.filter[2]);
+  f.w_elements = f.k * t.c * taps_product;
   f.y_elements = t.n * f.k * z_pixels;
   f.output_copy = false;  // the shuffle writes a fresh tensor
   f.subpixel = sp;
-  p.c.value = f.c;
-  p.k.value = f.k;
-  const ir::ConvGemmExtents e = ir::conv_gemm_extents(p);
-  if (e.m <= 0 || e.n <= 0 || e.k <= 0) return std::nullopt;
+  // The fprop's implicit GEMM: M = its output pixels, N = its output channels, K = C x taps (groups 1).
   GemmMatch r = m;
-  r.m = e.m;
-  r.n = e.n;
-  r.k = e.k;
+  r.m = t.n * z_pixels;
+  r.n = f.k;
+  r.k = t.c * taps_product;
+  if (r.m <= 0 || r.n <= 0 || r.k <= 0) return std::nullopt;
   r.conv = f;
   for (size_t i = 0; i < r.chain.size(); ++i)
     if (r.chain[i].kind == StepKind::residual) {

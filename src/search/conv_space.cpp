@@ -16,26 +16,20 @@ using ir::Arch;
 using ir::MathPath;
 using ir::Shape3;
 
-std::vector<Shape3> conv_sm90_tiles(graph::DType in) {
-  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
-  std::vector<Shape3> out;
-  for (int tm : {64, 128})
-    for (int tn : {64, 128, 256}) out.push_back({tm, tn, k});
-  return out;
-}
+// sm90a conv tiles as (M, N); tile K comes from conv_sm90_tile_ks.
+struct TileMN {
+  int m, n;
+};
 
-// Tile M 128 or 256 (a warp group per half), at most 128 accumulators per consumer thread.
-std::vector<Shape3> conv_sm90_persistent_tiles(graph::DType in) {
-  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
-  return {{128, 64, k}, {128, 128, k}, {128, 256, k}, {256, 64, k}, {256, 128, k}};
-}
+// CUTLASS's non-persistent kernel: one consumer warp group, tile M 64 or 128.
+const std::vector<TileMN> kSm90Tiles = {{64, 64}, {64, 128}, {64, 256}, {128, 64}, {128, 128}, {128, 256}};
 
-// A warp group per tile, the two taking turns. Not 64x256 though it is legal: on the H200 it ran at a
-// fifth of 64x128's speed (bench/results/conv-2026-11-30-*: bench_bf16_tile_pingpong_64x256).
-std::vector<Shape3> conv_sm90_pingpong_tiles(graph::DType in) {
-  const int k = graph::dtype_bytes(in) == 4 ? 32 : 64;
-  return {{64, 128, k}, {128, 64, k}, {128, 128, k}};
-}
+// Cooperative: tile M 128 or 256 (a warp group per half), at most 128 accumulators per consumer thread.
+const std::vector<TileMN> kSm90CooperativeTiles = {{128, 64}, {128, 128}, {128, 256}, {256, 64}, {256, 128}};
+
+// Pingpong: a warp group per tile, the two taking turns. Not 64x256 though it is legal: on the H200 it
+// ran at a fifth of 64x128's speed (bench/results/conv-2026-11-30-*: bench_bf16_tile_pingpong_64x256).
+const std::vector<TileMN> kSm90PingpongTiles = {{64, 128}, {128, 64}, {128, 128}};
 
 std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped) {
   if (math == MathPath::simt) return {{128, 128, 8}, {128, 64, 8}, {64, 64, 8}, {32, 128, 8}};
@@ -49,10 +43,11 @@ std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped
 // and for fewer channels the smallest legal tile that holds them (wgmma K: 16 for 16-bit, 8 for TF32).
 // TMA im2col loads one filter tap's channel block per K step, so a 4-channel stem on a 32-deep tile
 // multiplies 28 zero channels per step (the cost model's channel-block factor).
+// A dgrad's GEMM K runs over the output channels (channels = 0): the usual tile K only.
 std::vector<int> conv_sm90_tile_ks(int64_t channels, graph::DType in) {
   const int usual = graph::dtype_bytes(in) == 4 ? 32 : 64, step = graph::dtype_bytes(in) == 4 ? 8 : 16;
   const int fit = static_cast<int>((channels + step - 1) / step * step);
-  if (fit >= usual) return {usual};
+  if (channels <= 0 || fit >= usual) return {usual};
   return {usual, fit};
 }
 
@@ -119,14 +114,8 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
       forms.back().pad_channels = true;
     }
     for (const map::KernelConfig& form : forms) {
-      // A dgrad's GEMM K runs over the output channels: only the forward forms take the narrow tiles.
-      const map::GemmMatch run = map::as_run(m, form);
-      const std::vector<int> ks = run.conv && !run.conv->transposed
-                                      ? conv_sm90_tile_ks(run.conv->c / std::max<int64_t>(1, run.conv->groups) *
-                                                              (form.k_stack3 ? 3 : 1),  // stacked channels
-                                                          m.in)
-                                      : std::vector<int>{graph::dtype_bytes(m.in) == 4 ? 32 : 64};
-      auto add = [&](const Shape3& tile, const Shape3& cluster, ir::KernelSchedule schedule) {
+      const std::vector<int> ks = conv_sm90_tile_ks(map::forward_channels_per_group(map::as_run(m, form), form), m.in);
+      auto add = [&](const TileMN& tile, const Shape3& cluster, ir::KernelSchedule schedule) {
         for (int k : ks) {
           map::KernelConfig c = form;
           c.tile = {tile.m, tile.n, k};
@@ -135,14 +124,14 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
           out.push_back(c);
         }
       };
-      for (const Shape3& tile : conv_sm90_tiles(m.in))
+      for (const TileMN& tile : kSm90Tiles)
         for (Shape3 cluster : {Shape3{1, 1, 1}, Shape3{2, 1, 1}, Shape3{1, 2, 1}})
           add(tile, cluster, ir::KernelSchedule::warpspecialized);
       // The persistent kernel (fprop; validate_conv.h): two consumer warp groups split tile M
       // (cooperative) or take alternate tiles (pingpong).
       if (m.conv && m.conv->transposed && !form.subpixel) continue;
-      for (const Shape3& tile : conv_sm90_persistent_tiles(m.in)) add(tile, {1, 1, 1}, ir::KernelSchedule::cooperative);
-      for (const Shape3& tile : conv_sm90_pingpong_tiles(m.in)) add(tile, {1, 1, 1}, ir::KernelSchedule::pingpong);
+      for (const TileMN& tile : kSm90CooperativeTiles) add(tile, {1, 1, 1}, ir::KernelSchedule::cooperative);
+      for (const TileMN& tile : kSm90PingpongTiles) add(tile, {1, 1, 1}, ir::KernelSchedule::pingpong);
     }
     return out;
   }

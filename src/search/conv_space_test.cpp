@@ -211,7 +211,9 @@ TEST(ConvSpace, FewChannelsTakeANarrowTileK) {
   EXPECT_TRUE(usual);  // the 32-deep tiles stay in the space
   // 64 channels fill a 32-deep tile: no narrow variant.
   for (const Candidate& c : legal_candidates(first_conv("level1_019_conv2d_3x3"), sol::ToleranceProfile::kernelbench_v01, h200()))
-    if (c.config.arch == ir::Arch::sm90a) EXPECT_EQ(c.config.tile.k, 32) << c.config.summary();
+    if (c.config.arch == ir::Arch::sm90a) {
+      EXPECT_EQ(c.config.tile.k, 32) << c.config.summary();
+    }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "map/channel_pad.h"
 #include "map/conv_match.h"
 #include "map/run_form.h"
 #include "sol/op_cost.h"
@@ -100,14 +101,12 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   // sm80 loads pixels of fewer than 16 bytes (c = 3 f32 channels) in narrow cp.async vectors: on the
   // H200 level1/020's RGB stem ran 1.19-1.53 ms on sm80 tf32 against 0.137 ms predicted without this
   // (fixed-budget campaign 2026-11-30, bench/results/campaigns/fixed4-v01-2026-11-30-111933.log).
-  if (c.arch == ir::Arch::sm80 && m.conv && !m.conv->is_depthwise_conv2d() &&
-      (m.conv->c / std::max<int64_t>(1, m.conv->groups) * graph::dtype_bytes(m.in)) % 16 != 0)
+  if (c.arch == ir::Arch::sm80 && m.conv && !m.conv->is_depthwise_conv2d() && map::short_pixels(*m.conv, m.in))
     e.shape_efficiency *= kSm80NarrowPixelConv;
   // sm90a's TMA im2col loads one filter tap's block of tile-K channels per K step: channels short of the
   // block are zeros multiplied (c = 4 on a 32-deep TF32 tile: 1/8 of the work counts). A step under 64
   // bytes of K issues one small wgmma per barrier round trip: a prior, until measured.
-  if (c.arch == ir::Arch::sm90a && m.conv && !m.conv->transposed) {
-    const int64_t channels = m.conv->c / std::max<int64_t>(1, m.conv->groups) * (c.k_stack3 ? 3 : 1);
+  if (const int64_t channels = map::forward_channels_per_group(m, c); c.arch == ir::Arch::sm90a && channels > 0) {
     e.tile_efficiency *= static_cast<double>(channels) / static_cast<double>(ceil_div(channels, bk) * bk);
     const double k_bytes = static_cast<double>(bk) * graph::dtype_bytes(m.in);
     if (k_bytes < 64) e.shape_efficiency *= std::sqrt(k_bytes / 64.0);
