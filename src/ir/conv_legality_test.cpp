@@ -278,6 +278,34 @@ TEST(ConvProblem, TransposedIsTheForwardDgrad) {
 // Depthwise auto settings: 8x8 x 64 channels x all taps on 4 warps, 3 stages; narrower channel tiles
 // for channel counts that 64 does not divide; more warps when the epilogue's accumulators outgrow an
 // activation stage; smaller stages and output tiles for wide strides.
+// `auto` on sm90a: an fprop runs the persistent ping-pong kernel unless a setting rules it out; dgrad,
+// wgrad and such fprops run CUTLASS's non-persistent kernel with its 2x1x1 cluster.
+TEST(ConvProblem, Sm90AutoScheduleIsPingpongWhereLegal) {
+  const std::string conv = "conv2d(fprop, n = 8, h = 64, w = 64, c = 64, k = 128, r = 3, s = 3, pad = 1).with_types(bf16)";
+  FrontendResult r = run_frontend(
+      "t.dsl", "kernel a = " + conv + "\n" +
+               "kernel b = " + conv + ".with_cluster(2, 1, 1)\n" +
+               "kernel c = " + conv + ".with_tile(128, 256, 64)\n" +
+               "kernel d = " + conv + ".with_tile(64, 128, 64).with_cluster(1, 1, 1)\n" +
+               "kernel e = conv2d(dgrad, n = 8, h = 64, w = 64, c = 64, k = 128, r = 3, s = 3, pad = 1).with_types(bf16)\n" +
+               "kernel f = conv3d(fprop, n = 2, d = 8, h = 16, w = 16, c = 32, k = 64, t = 3, r = 3, s = 3, pad = 1)"
+               ".with_types(f32)\n");
+  ASSERT_TRUE(r.ok) << r.diags->render();
+  auto schedule = [&](int i) { return std::string(ir::name_of(r.program.kernels[i].schedule.value)); };
+  auto cluster = [&](int i) { return r.program.kernels[i].cluster.value; };
+  EXPECT_EQ(schedule(0), "pingpong");
+  EXPECT_EQ(r.program.kernels[0].tile.value, (ir::Shape3{128, 128, 64}));
+  EXPECT_EQ(cluster(0), (ir::Shape3{1, 1, 1}));
+  EXPECT_EQ(r.program.kernels[0].epilogue_schedule.value, ir::EpilogueSchedule::tma_warpspecialized);
+  EXPECT_EQ(schedule(1), "warpspecialized");  // a 2x1x1 cluster asked for
+  EXPECT_EQ(schedule(2), "warpspecialized");  // 128x256 holds 256 accumulators per thread of one group
+  EXPECT_EQ(schedule(3), "pingpong");
+  EXPECT_EQ(schedule(4), "warpspecialized");
+  EXPECT_EQ(cluster(4), (ir::Shape3{2, 1, 1}));
+  EXPECT_EQ(schedule(5), "pingpong");
+  EXPECT_EQ(r.program.kernels[5].tile.value, (ir::Shape3{128, 64, 32}));
+}
+
 TEST(ConvProblem, DepthwiseAutoSettings) {
   FrontendResult r = run_frontend(
       "t.dsl", "kernel a = conv2d(fprop, n = 32, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "

@@ -60,11 +60,25 @@ void resolve_alignment(GemmKernel& k) {
   }
 }
 
-// SM90 convolutions (validate_conv.h): CUTLASS's non-persistent warp-specialized kernel by default,
-// or ucutlass's persistent cooperative or ping-pong one (fprop), each with its TMA epilogue. Tile N
-// follows the channel count so narrow layers waste no MMA work.
+// Whether `auto` may pick the persistent ping-pong kernel: an fprop whose settings leave it legal
+// (validate_conv.h's check_sm90_persistent: 1x1x1 cluster, tile M 64 or 128, M*N <= 16384).
+bool pingpong_conv_fits(const GemmKernel& k) {
+  if (k.conv->mode != ConvMode::fprop) return false;
+  const Shape3& c = k.cluster.value;
+  if (!k.cluster.is_auto && c.m * c.n * c.k != 1) return false;
+  const Shape3& t = k.tile.value;
+  if (!k.tile.is_auto && ((t.m != 64 && t.m != 128) || t.m * t.n > 16384)) return false;
+  return k.epilogue_schedule.is_auto || k.epilogue_schedule.value == EpilogueSchedule::tma ||
+         k.epilogue_schedule.value == EpilogueSchedule::tma_warpspecialized;
+}
+
+// SM90 convolutions (validate_conv.h): an fprop runs ucutlass's persistent ping-pong kernel by
+// default, the fastest measured on the H200 (the 3x3 bf16 benchmark at 1.13-1.23x cuDNN against
+// 0.60-0.73x for CUTLASS's non-persistent kernel, bench/results/conv-2026-11-30-105331 and -105448);
+// dgrad, wgrad and fprops whose tile or cluster rule ping-pong out run CUTLASS's non-persistent
+// warp-specialized kernel. Tile N follows the channel count so narrow layers waste no MMA work.
 void resolve_sm90_conv(GemmKernel& k) {
-  choose(k.schedule, KernelSchedule::warpspecialized);
+  choose(k.schedule, pingpong_conv_fits(k) ? KernelSchedule::pingpong : KernelSchedule::warpspecialized);
   const bool cooperative = k.schedule.value == KernelSchedule::cooperative;
   const bool persistent = is_persistent_conv_schedule(k.schedule.value);
   int bits = bits_of(k.a.value);
