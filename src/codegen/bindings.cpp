@@ -339,7 +339,7 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
 }
 
 std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
-  std::string declarations, functions = emit_torch_conv_support(p), defs;
+  std::string declarations, functions = emit_torch_conv_support(p), defs = emit_torch_conv_support_defs(p);
   for (const GemmKernel& k : p.kernels) {
     if (k.is_grouped()) {
       declarations += emit_grouped_torch_declarations(k);

@@ -16,7 +16,8 @@
 namespace ucutlass::codegen {
 
 // Text for the C API file: the conv params struct (inside extern "C"), and
-// the layout asserts plus to_conv_params (after the GEMM helpers); empty without conv kernels.
+// the layout asserts plus to_conv_params (after the GEMM helpers) and the tiled
+// layout-change kernel with its C entry; empty without conv kernels.
 std::string emit_capi_conv_struct(const ir::Program& p);
 std::string emit_capi_conv_support(const ir::Program& p, const std::string& hash);
 std::string emit_conv_capi_entry(const ir::GemmKernel& k, const std::string& hash);
@@ -24,6 +25,8 @@ std::string emit_conv_capi_entry(const ir::GemmKernel& k, const std::string& has
 // Text for the torch binding: the conv params struct, the channels-last
 // helpers (once), and per kernel its C declarations, function and m.def line.
 std::string emit_torch_conv_support(const ir::Program& p);
+// The module's `contiguous(t)` (a conv result back to PyTorch's memory order), once per program.
+std::string emit_torch_conv_support_defs(const ir::Program& p);
 std::string emit_conv_torch_declarations(const ir::GemmKernel& k);
 std::string emit_conv_torch_function(const ir::GemmKernel& k);
 std::string emit_conv_torch_def(const ir::GemmKernel& k);

@@ -82,6 +82,14 @@ bool any_not(const ConvSpec& s, const std::array<int64_t, 3>& v, int64_t value) 
 
 bool is_view(std::string_view base) { return base == "view" || base == "_unsafe_view"; }
 
+// Ops whose CUDA kernels index NCHW memory and so copy a channels-last input to contiguous themselves
+// (PyTorch 2.11: group norm's RowwiseMoments, avg_pool3d's update_output; on the H200 that copy ran at
+// about 1.1-1.3 TB/s in level2/021 and level2/026). The solution copies first, through the binding's
+// tiled transpose.
+bool wants_contiguous_input(std::string_view base) {
+  return base == "group_norm" || base == "native_group_norm" || base == "avg_pool3d";
+}
+
 }  // namespace
 
 bool is_conv_anchor(std::string_view base) { return signature_of(base) != nullptr; }
@@ -220,7 +228,8 @@ void mark_conv_layout_copies(const OpGraph& g, MatchReport& r) {
       if (!seen.insert(t).second) continue;
       for (int c : consumers[t]) {
         const Node& n = g.nodes[c];
-        if (is_view(graph::op_base_name(n.op))) m.conv->output_copy = true;
+        const std::string base = graph::op_base_name(n.op);
+        if (is_view(base) || wants_contiguous_input(base)) m.conv->output_copy = true;
         if (conv_anchors.count(c)) continue;
         for (int o : n.outputs)
           if (g.tensors[o].shape.size() == rank) todo.push_back(o);

@@ -59,7 +59,8 @@ struct ConvSpec {
   // Layout traffic of the PyTorch side: the activation is copied to
   // channels-last unless an earlier conv kernel produced it (already
   // channels-last in memory); the result is copied back to contiguous only
-  // when a consumer needs contiguous strides (view).
+  // when a consumer needs contiguous strides (view) or would copy it itself
+  // (group norm, avg_pool3d: map/conv_match.cpp).
   bool input_copy = true;
   bool output_copy = false;
   int64_t x_elements = 0, w_elements = 0, y_elements = 0;  // activation, weight, result

@@ -36,6 +36,10 @@ def _ucutlass_pad_channels(t, channels):
 
 )PY";
 
+std::string back_to_contiguous(const map::ConvSpec& s, const std::string& expr) {
+  return s.output_copy ? "_ucutlass.contiguous(" + expr + ")" : expr;
+}
+
 std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
                                bool k_stack3) {
   const map::ConvSpec& s = *m.conv;
@@ -57,15 +61,15 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   if (fe.residual >= 0) call += ", c=" + var(g, fe.residual);
   if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
   call += ")";
-  const std::string back = s.output_copy ? ".contiguous()" : "";
   std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op + " + " + std::to_string(fe.steps) +
                       " fused step(s): CUTLASS kernel " + m.name + "\n";
-  if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + call + back + "\n";
+  if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + back_to_contiguous(s, call) + "\n";
   std::string channel_vector = ".reshape(1, -1";
   for (int i = 0; i < s.dims; ++i) channel_vector += ", 1";
   channel_vector += ")";
   lines += "        _" + m.name + " = " + call + "\n";
-  lines += "        " + var(g, m.output) + " = (_" + m.name + " + " + var(g, m.chain[0].operand) + channel_vector + ")" + back + "\n";
+  lines += "        " + var(g, m.output) + " = " +
+           back_to_contiguous(s, "(_" + m.name + " + " + var(g, m.chain[0].operand) + channel_vector + ")") + "\n";
   return lines;
 }
 

@@ -5,11 +5,12 @@
 // activations, [K, C/groups, filter...] weights; a ConvTranspose weight
 // [Cin, Cout/groups, filter...] for a transposed conv, which runs as dgrad)
 // and copies each operand that is not channels-last in memory to it (one read
-// and one write). The weight is converted on every call: a cache would have to
-// notice in-place updates of the parameter, and a weight is small beside the
-// activations. The result has PyTorch's shape in channels-last memory, which
-// every later ATen op accepts except a view, so `.contiguous()` is added only
-// when a view follows (ConvSpec::output_copy).
+// and one write, through its tiled transpose kernel). The weight is converted on
+// every call: a cache would have to notice in-place updates of the parameter, and
+// a weight is small beside the activations. The result has PyTorch's shape in
+// channels-last memory, which every later ATen op accepts, so the binding's
+// `contiguous` (the same tiled transpose back) is added only when a view follows
+// or an op that would copy it itself (ConvSpec::output_copy).
 //
 //   t3 = _ucutlass.conv0(x=t2, w=t0, bias=t1.reshape(-1))
 //   _conv0 = _ucutlass.conv0(dy=t2, w=t0)          # bias not fused (sm80)
@@ -33,6 +34,10 @@ extern const std::string_view kChannelPadHelpers;
 
 std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
                                bool k_stack3 = false);
+
+// expr, or expr copied back to PyTorch's contiguous memory when the spec says a consumer needs it:
+//   _ucutlass.contiguous(_ucutlass.conv0(x=t2, w=t0))
+std::string back_to_contiguous(const map::ConvSpec& s, const std::string& expr);
 
 // One comment line on the layout copies this kernel costs per call, for the solution's header.
 std::string conv_layout_comment(const map::GemmMatch& m);

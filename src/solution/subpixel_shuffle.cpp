@@ -1,5 +1,6 @@
 #include "solution/subpixel_shuffle.h"
 
+#include "solution/conv_forward.h"
 #include "solution/k_stack.h"
 #include "solution/param_cache.h"
 
@@ -21,7 +22,10 @@ std::string tuple(const std::array<int64_t, 3>& v, int dims) {
 // The filter of phase r along a dimension is w[(L - 1 - u)*s + r] (map/subpixel.h): pad the taps to
 // L*s, split them into (j, r), flip j, and move the phases ahead of Cout as channels. The shuffle
 // undoes the phase channels: z[n, (r..., co), q...] goes to y[n, co, q*s + r ...], then the crop.
-// The rewritten weight is built channels-last, so the binding takes it without a copy.
+// z is the kernel's channels-last result and y is channels-last too, so the shuffle's one copy moves
+// whole runs of Cout channels; an NCHW y gathers one value per run (on the H200, level1/025's
+// 128 MB result: 0.35 ms for that copy against the kernel's 0.12 ms). The rewritten weight is built
+// channels-last, so the binding takes it without a copy.
 const std::string_view kSubpixelHelpers = R"PY(
 def _ucutlass_subpixel_filter(w, stride):
     cin, cout, taps = w.shape[0], w.shape[1], list(w.shape[2:])
@@ -54,11 +58,12 @@ def _ucutlass_pixel_shuffle(z, stride, crop, out):
         phases *= s
     n, grid = z.shape[0], list(z.shape[2:])
     cout = z.shape[1] // phases
-    y = z.reshape(n, *stride, cout, *grid)
-    order = [0, dims + 1]
+    y = z.movedim(1, -1).reshape(n, *grid, *stride, cout)
+    order = [0]
     for i in range(dims):
-        order += [dims + 2 + i, 1 + i]
-    y = y.permute(order).reshape(n, cout, *[g * s for g, s in zip(grid, stride)])
+        order += [1 + i, 1 + dims + i]
+    order.append(1 + 2 * dims)
+    y = y.permute(order).reshape(n, *[g * s for g, s in zip(grid, stride)], cout).movedim(-1, 1)
     return y[(slice(None), slice(None)) + tuple(slice(c, c + o) for c, o in zip(crop, out))]
 
 )PY";
@@ -84,17 +89,16 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   const std::string z = "_z_" + m.name;
   const std::string shuffled = "_ucutlass_pixel_shuffle(" + z + ", " + strides + ", " + tuple(sp.crop, s.dims) + ", " +
                                tuple(sp.out, s.dims) + ")";
-  const std::string back = s.output_copy ? ".contiguous()" : "";
   std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op +
                       " as a sub-pixel convolution: CUTLASS kernel " + m.name + " over " + std::to_string(s.k) +
                       " phase channels, then the pixel shuffle\n";
   lines += "        " + z + " = " + call + "\n";
-  if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + shuffled + back + "\n";
+  if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + back_to_contiguous(s, shuffled) + "\n";
   std::string channel_vector = ".reshape(1, -1";
   for (int i = 0; i < s.dims; ++i) channel_vector += ", 1";
   channel_vector += ")";
-  return lines + "        " + var(g, m.output) + " = (" + shuffled + " + " + var(g, m.chain[0].operand) + channel_vector +
-         ")" + back + "\n";
+  return lines + "        " + var(g, m.output) + " = " +
+         back_to_contiguous(s, "(" + shuffled + " + " + var(g, m.chain[0].operand) + channel_vector + ")") + "\n";
 }
 
 }  // namespace ucutlass::solution

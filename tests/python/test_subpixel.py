@@ -37,6 +37,7 @@ def subpixel(helpers, x, w, bias, stride, padding, output_padding):
     for s in stride:
         phases *= s
     z = conv(x, f, None if bias is None else bias.repeat(phases), padding=[n - 1 for n in sub])
+    z = z.movedim(1, -1).contiguous().movedim(-1, 1)  # the kernel's result is channels-last
     out = [(i - 1) * s - 2 * p + k + o for i, s, p, k, o in zip(x.shape[2:], stride, padding, taps, output_padding)]
     return helpers["_ucutlass_pixel_shuffle"](z, tuple(stride), tuple(padding), tuple(out))
 
@@ -63,6 +64,8 @@ def test_equals_the_transposed_convolution(helpers, shape, cout, kernel, stride,
     got = subpixel(helpers, x, w, b, stride, padding, output_padding)
     assert got.shape == want.shape
     torch.testing.assert_close(got, want, rtol=1e-12, atol=1e-12)
+    # Channels-last out as in: the shuffle's copy moves runs of channels (an NCHW result gathers).
+    assert got.stride(1) == 1
 
 
 def test_the_weight_is_built_once_per_parameter_version_and_channels_last(helpers):

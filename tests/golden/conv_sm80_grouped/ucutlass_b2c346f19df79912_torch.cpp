@@ -88,22 +88,66 @@ torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool
 
 }  // namespace
 
+extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
+                                               long long cols, int element_bytes, void* stream, char* msg,
+                                               size_t msg_len);
+
 namespace {
 
 // Convolution operands in channels-last memory order (NWC, NHWC, NDHWC; filters KRSC),
 // which is what the kernels read: the tensor itself when it already is (torch.channels_last,
 // or the result of an earlier ucutlass conv), else one copy that reads and writes it once.
-torch::Tensor channels_last(const torch::Tensor& t) {
-  if (t.dim() == 4) return t.contiguous(at::MemoryFormat::ChannelsLast);
-  if (t.dim() == 5) return t.contiguous(at::MemoryFormat::ChannelsLast3d);
-  return t.transpose(1, 2).contiguous().transpose(1, 2);
-}
-
 // A tensor of PyTorch's shape [N, C, spatial...] in channels-last memory.
 torch::Tensor empty_channels_last(std::vector<int64_t> sizes, const torch::TensorOptions& options) {
   if (sizes.size() == 4) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
   if (sizes.size() == 5) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
   return torch::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
+}
+
+bool is_channels_last(const torch::Tensor& t) {
+  if (t.dim() == 4) return t.is_contiguous(at::MemoryFormat::ChannelsLast);
+  if (t.dim() == 5) return t.is_contiguous(at::MemoryFormat::ChannelsLast3d);
+  return t.dim() == 3 && t.transpose(1, 2).is_contiguous();
+}
+
+// into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries;
+// false when that kernel does not take the shape (the caller copies through PyTorch).
+bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
+  if (src.numel() == 0) return false;
+  char msg[256] = "";
+  const int rc = ucutlass_batched_transpose_copy(src.data_ptr(), into.data_ptr(), src.size(0), rows, cols,
+                                                 static_cast<int>(src.element_size()),
+                                                 at::cuda::getCurrentCUDAStream(src.get_device()).stream(), msg,
+                                                 sizeof msg);
+  TORCH_CHECK(rc == 0 || rc == 1, msg);
+  return rc == 0;
+}
+
+// Convolution operands in channels-last memory order (NWC, NHWC, NDHWC; filters KRSC),
+// which is what the kernels read: the tensor itself when it already is (torch.channels_last,
+// or the result of an earlier ucutlass conv), else one copy that reads and writes it once
+// (the tiled transpose for a contiguous tensor).
+torch::Tensor channels_last(const torch::Tensor& t) {
+  if (is_channels_last(t)) return t;
+  if (t.is_contiguous() && t.is_cuda()) {
+    torch::Tensor out = empty_channels_last(t.sizes().vec(), t.options());
+    if (tiled_transpose(t, out, t.size(1), t.numel() / (t.size(0) * t.size(1)))) return out;
+  }
+  if (t.dim() == 4) return t.contiguous(at::MemoryFormat::ChannelsLast);
+  if (t.dim() == 5) return t.contiguous(at::MemoryFormat::ChannelsLast3d);
+  return t.transpose(1, 2).contiguous().transpose(1, 2);
+}
+
+// The solution's way back to PyTorch's contiguous [N, C, spatial...] memory, where an op after a conv
+// kernel needs it (a view, or an op whose CUDA kernel would copy a channels-last input itself).
+torch::Tensor contiguous(const torch::Tensor& t) {
+  if (t.is_contiguous()) return t;
+  if (t.dim() >= 3 && is_channels_last(t) && t.is_cuda()) {
+    c10::cuda::CUDAGuard guard(t.device());
+    torch::Tensor out = torch::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
+    if (tiled_transpose(t, out, t.numel() / (t.size(0) * t.size(1)), t.size(1))) return out;
+  }
+  return t.contiguous();
 }
 
 void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
@@ -237,6 +281,7 @@ torch::Tensor grouped_multiple(torch::Tensor x, torch::Tensor w, double alpha) {
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("contiguous", &contiguous, "t in PyTorch's contiguous memory: a channels-last conv result through the tiled transpose", pybind11::arg("t"));
   m.def("grouped_single", &grouped_single, "ucutlass kernel grouped_single", pybind11::arg("x"), pybind11::arg("w"),
         pybind11::arg("alpha") = 1.0);
   m.def("grouped_multiple", &grouped_multiple, "ucutlass kernel grouped_multiple", pybind11::arg("x"), pybind11::arg("w"),

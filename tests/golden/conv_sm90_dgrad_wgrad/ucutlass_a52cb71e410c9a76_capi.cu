@@ -91,6 +91,56 @@ ucutlass_a52cb71e410c9a76::ConvParams to_conv_params(const ucutlass_conv_params*
 
 }  // namespace
 
+namespace {
+
+template <typename T>
+__global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __restrict__ src, T* __restrict__ dst,
+                                                                  long long rows, long long cols) {
+  __shared__ T tile[32][33];  // the 33rd column spreads a tile column over all 32 banks
+  const long long matrix = static_cast<long long>(blockIdx.z) * rows * cols;
+  const long long row0 = static_cast<long long>(blockIdx.y) * 32, col0 = static_cast<long long>(blockIdx.x) * 32;
+  for (int i = threadIdx.y; i < 32; i += 8) {
+    const long long r = row0 + i, c = col0 + threadIdx.x;
+    if (r < rows && c < cols) tile[i][threadIdx.x] = src[matrix + r * cols + c];
+  }
+  __syncthreads();
+  for (int i = threadIdx.y; i < 32; i += 8) {
+    const long long c = col0 + i, r = row0 + threadIdx.x;
+    if (r < rows && c < cols) dst[matrix + c * rows + r] = tile[threadIdx.x][i];
+  }
+}
+
+template <typename T>
+void launch_batched_transpose(const void* src, void* dst, long long batch, long long rows, long long cols,
+                              cudaStream_t stream) {
+  const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32),
+                  static_cast<unsigned>(batch));
+  ucutlass_batched_transpose<T><<<grid, dim3(32, 8), 0, stream>>>(static_cast<const T*>(src), static_cast<T*>(dst),
+                                                                   rows, cols);
+}
+
+}  // namespace
+
+// dst[b][c][r] = src[b][r][c] for elements of 1, 2 or 4 bytes. Returns 0, 1 when the shape or element size
+// is outside what the kernel takes (the caller copies another way), or 3 with the CUDA error's text.
+extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
+                                               long long cols, int element_bytes, void* stream, char* msg,
+                                               size_t msg_len) {
+  if (batch <= 0 || rows <= 0 || cols <= 0) return 1;
+  if (batch > 65535 || (rows + 31) / 32 > 65535 || (cols + 31) / 32 > 2147483647LL) return 1;
+  const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  switch (element_bytes) {
+    case 4: launch_batched_transpose<unsigned int>(src, dst, batch, rows, cols, s); break;
+    case 2: launch_batched_transpose<unsigned short>(src, dst, batch, rows, cols, s); break;
+    case 1: launch_batched_transpose<unsigned char>(src, dst, batch, rows, cols, s); break;
+    default: return 1;
+  }
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return 0;
+  std::snprintf(msg, msg_len, "batched transpose: CUDA error %d: %s", static_cast<int>(e), cudaGetErrorString(e));
+  return 3;
+}
+
 extern "C" int ucutlass_grad_input_3d_run_with_workspace(const ucutlass_conv_params* p, void* stream, void* workspace,
                                               size_t workspace_bytes, char* msg, size_t msg_len) {
   if (p == nullptr) return report({1, "grad_input_3d: params pointer is null"}, msg, msg_len);
