@@ -8,6 +8,7 @@
 #include "codegen/manifest.h"
 #include "codegen/pipeline_bindings.h"
 #include "codegen/text_template.h"
+#include "codegen/tf32_split.h"
 
 namespace ucutlass::codegen {
 
@@ -316,7 +317,7 @@ std::string torch_scalar_type(ir::DType t) { return torch_scalar(t); }
 std::string python_float_literal(double v) { return python_float(v); }
 
 std::string emit_capi(const ir::Program& p, const std::string& hash) {
-  std::string entries = emit_capi_conv_support(p, hash) + emit_capi_grouped_support(p, hash);
+  std::string entries = emit_capi_conv_support(p, hash) + emit_capi_grouped_support(p, hash) + emit_capi_tf32_split(p);
   for (const GemmKernel& k : p.kernels) {
     if (k.is_grouped()) {
       entries += emit_grouped_capi_entry(k, hash);
@@ -339,7 +340,8 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
 }
 
 std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
-  std::string declarations, functions = emit_torch_conv_support(p), defs = emit_torch_conv_support_defs(p);
+  std::string declarations, functions = emit_torch_conv_support(p) + emit_torch_tf32_split(p),
+                             defs = emit_torch_conv_support_defs(p) + emit_torch_tf32_split_def(p);
   for (const GemmKernel& k : p.kernels) {
     if (k.is_grouped()) {
       declarations += emit_grouped_torch_declarations(k);

@@ -10,13 +10,19 @@ namespace ucutlass::solution {
 // (a K-chunked fp32 accumulation rounded toward zero reproduces the measured errors: 1.05e-4 vs the
 // measured 8.8e-5 for big-first stacking, 3.7e-4 vs 4.3e-4 for plain TF32, on level2/017), and the
 // small terms lose less added while the sum is still small (2.4e-5 in that model; to be measured).
-// Four element-wise kernels write straight into the stacked buffer. A parameter's split is built once
-// and rebuilt when the parameter changes (_ucutlass_cached, param_cache.h).
+// On a GPU the program's own kernel builds the stack in one pass (codegen/tf32_split.h: 4 words of
+// traffic per element); elsewhere, or for strides it does not take, four element-wise PyTorch kernels
+// write straight into the stacked buffer (9 to 10 words). A parameter's split is built once and
+// rebuilt when the parameter changes (_ucutlass_cached, param_cache.h).
 const std::string_view kStack3Helpers = R"PY(
 def _ucutlass_stack3(x, a_side, k_dim=-1):
     if k_dim != -1:
         return _ucutlass_stack3(x.movedim(k_dim, -1), a_side).movedim(-1, k_dim)
     x = x.float()
+    if x.is_cuda:
+        fused = _ucutlass.tf32_stack3(x, a_side)
+        if fused is not None:
+            return fused
     k = x.shape[-1]
     out = torch.empty(*x.shape[:-1], 3 * k, dtype=torch.float32, device=x.device)
     hi, lo = (out[..., k:2 * k], out[..., :k]) if a_side else (out[..., :k], out[..., k:2 * k])

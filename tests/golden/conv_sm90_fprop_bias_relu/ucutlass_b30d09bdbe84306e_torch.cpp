@@ -174,6 +174,45 @@ int64_t conv_output_extent(int64_t in, int64_t pad, int64_t filter, int64_t stri
 
 }  // namespace
 
+extern "C" int ucutlass_tf32_stack3(const float* src, float* dst, long long batch, long long rows, long long k,
+                                    long long stride_batch, long long stride_row, long long stride_k, int a_side,
+                                    void* stream, char* msg, size_t msg_len);
+
+namespace {
+
+// The 3xTF32 stack of an f32 x along its last axis ([lo, hi, hi] for A, [hi, lo, hi] for B), contiguous,
+// in one kernel; None where the kernels do not take x's strides.
+std::optional<torch::Tensor> tf32_stack3(const torch::Tensor& x, bool a_side) {
+  if (!x.is_cuda() || x.scalar_type() != torch::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
+  std::vector<int64_t> sizes, strides;
+  for (int64_t i = 0; i + 1 < x.dim(); ++i) {
+    if (x.size(i) == 1) continue;
+    if (!sizes.empty() && strides.back() == x.stride(i) * x.size(i)) {
+      sizes.back() *= x.size(i);
+      strides.back() = x.stride(i);
+    } else {
+      sizes.push_back(x.size(i));
+      strides.push_back(x.stride(i));
+    }
+  }
+  if (sizes.size() > 2) return std::nullopt;
+  const int64_t batch = sizes.size() == 2 ? sizes[0] : 1, rows = sizes.empty() ? 1 : sizes.back();
+  const int64_t stride_batch = sizes.size() == 2 ? strides[0] : 0, stride_row = sizes.empty() ? 1 : strides.back();
+  c10::cuda::CUDAGuard guard(x.device());
+  std::vector<int64_t> out_sizes = x.sizes().vec();
+  out_sizes.back() *= 3;
+  torch::Tensor out = torch::empty(out_sizes, x.options().memory_format(at::MemoryFormat::Contiguous));
+  char msg[256] = "";
+  const int rc = ucutlass_tf32_stack3(x.data_ptr<float>(), out.data_ptr<float>(), batch, rows, x.size(-1), stride_batch,
+                                      stride_row, x.stride(-1), a_side ? 1 : 0,
+                                      at::cuda::getCurrentCUDAStream(x.get_device()).stream(), msg, sizeof msg);
+  TORCH_CHECK(rc == 0 || rc == 1, msg);
+  if (rc == 1) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
 // conv2d fprop(x, w) in PyTorch's shapes; the result is channels-last in memory
 torch::Tensor conv3x3_bias_relu(torch::Tensor x, torch::Tensor w, torch::Tensor bias, double alpha) {
   const char* kernel = "conv3x3_bias_relu";
@@ -295,6 +334,7 @@ torch::Tensor conv3x3_residual_tf32(torch::Tensor x, torch::Tensor w, torch::Ten
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("contiguous", &contiguous, "t in PyTorch's contiguous memory: a channels-last conv result through the tiled transpose", pybind11::arg("t"));
+  m.def("tf32_stack3", &tf32_stack3, "the 3xTF32 stack of an f32 tensor along its last axis", pybind11::arg("x"), pybind11::arg("a_side"));
   m.def("conv3x3_bias_relu", &conv3x3_bias_relu, "ucutlass kernel conv3x3_bias_relu", pybind11::arg("x"), pybind11::arg("w"), pybind11::arg("bias"),
         pybind11::arg("alpha") = 1.0);
   m.def("conv3x3_residual_tf32", &conv3x3_residual_tf32, "ucutlass kernel conv3x3_residual_tf32", pybind11::arg("x"), pybind11::arg("w"), pybind11::arg("c"),

@@ -73,6 +73,45 @@ torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool
 
 }  // namespace
 
+extern "C" int ucutlass_tf32_stack3(const float* src, float* dst, long long batch, long long rows, long long k,
+                                    long long stride_batch, long long stride_row, long long stride_k, int a_side,
+                                    void* stream, char* msg, size_t msg_len);
+
+namespace {
+
+// The 3xTF32 stack of an f32 x along its last axis ([lo, hi, hi] for A, [hi, lo, hi] for B), contiguous,
+// in one kernel; None where the kernels do not take x's strides.
+std::optional<torch::Tensor> tf32_stack3(const torch::Tensor& x, bool a_side) {
+  if (!x.is_cuda() || x.scalar_type() != torch::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
+  std::vector<int64_t> sizes, strides;
+  for (int64_t i = 0; i + 1 < x.dim(); ++i) {
+    if (x.size(i) == 1) continue;
+    if (!sizes.empty() && strides.back() == x.stride(i) * x.size(i)) {
+      sizes.back() *= x.size(i);
+      strides.back() = x.stride(i);
+    } else {
+      sizes.push_back(x.size(i));
+      strides.push_back(x.stride(i));
+    }
+  }
+  if (sizes.size() > 2) return std::nullopt;
+  const int64_t batch = sizes.size() == 2 ? sizes[0] : 1, rows = sizes.empty() ? 1 : sizes.back();
+  const int64_t stride_batch = sizes.size() == 2 ? strides[0] : 0, stride_row = sizes.empty() ? 1 : strides.back();
+  c10::cuda::CUDAGuard guard(x.device());
+  std::vector<int64_t> out_sizes = x.sizes().vec();
+  out_sizes.back() *= 3;
+  torch::Tensor out = torch::empty(out_sizes, x.options().memory_format(at::MemoryFormat::Contiguous));
+  char msg[256] = "";
+  const int rc = ucutlass_tf32_stack3(x.data_ptr<float>(), out.data_ptr<float>(), batch, rows, x.size(-1), stride_batch,
+                                      stride_row, x.stride(-1), a_side ? 1 : 0,
+                                      at::cuda::getCurrentCUDAStream(x.get_device()).stream(), msg, sizeof msg);
+  TORCH_CHECK(rc == 0 || rc == 1, msg);
+  if (rc == 1) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
 // D = alpha * A @ B, then the epilogue steps in order
 torch::Tensor linear_relu(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double alpha) {
   const char* kernel = "linear_relu";
@@ -122,6 +161,7 @@ torch::Tensor linear_relu(torch::Tensor a, torch::Tensor b, torch::Tensor bias, 
 }
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
+  m.def("tf32_stack3", &tf32_stack3, "the 3xTF32 stack of an f32 tensor along its last axis", pybind11::arg("x"), pybind11::arg("a_side"));
   m.def("linear_relu", &linear_relu, "ucutlass kernel linear_relu", pybind11::arg("a"), pybind11::arg("b"), pybind11::arg("bias"),
         pybind11::arg("alpha") = 1.0);
 }
