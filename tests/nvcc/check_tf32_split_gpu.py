@@ -55,6 +55,8 @@ def cases(torch):
         ("one row", rand(1, 1000), True),
         ("K = 1", rand(40, 1), True),
         ("Inf, NaN, zeros, subnormal", special, True),
+        # Three leading dimensions of which two merge: [6][20] rows at strides 8 and 48.
+        ("leading dimensions merged", rand(4, 5, 6, 8).permute(2, 0, 1, 3), True),
     ]
 
 
@@ -88,8 +90,8 @@ def main(argv):
             results.append({"case": name, "a_side": side, "shape": list(x.shape), "stride": list(x.stride()),
                             "pass": same})
             print(f"{'PASS' if same else 'FAIL'} {name} a_side={side} {list(x.shape)} {list(x.stride())}")
-    # Strides neither kernel takes: three leading dimensions that do not merge.
-    odd = torch.randn(4, 5, 6, 8, device="cuda").permute(2, 0, 1, 3)
+    # Strides neither kernel takes: three leading dimensions that do not merge ([5, 4, 6] at 48, 240, 8).
+    odd = torch.randn(4, 5, 6, 8, device="cuda").permute(1, 0, 2, 3)
     declined = mod.tf32_stack3(odd, True) is None
     results.append({"case": "declined strides", "shape": list(odd.shape), "stride": list(odd.stride()),
                     "pass": declined})
