@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The suite as the latest measurement of each problem, across several campaign stores.
+
+    python3 bench/suite_latest.py STORE.sqlite [STORE.sqlite ...] [--out FILE]
+
+Stores are given oldest first. Each problem takes its figures from the last store that made an attempt
+on it (not the store where it did best: that would pick the luckiest draw), its speedup being that
+store's eager time over its fastest verified attempt, 1x when none verified; a problem no store
+attempted counts 1x. A subset campaign after a change thus replaces exactly the problems it re-measured.
+
+This is a progress figure, not the issue's acceptance measurement (one campaign over the whole suite
+with the default budget): the stores ran at different commits, with different budgets, on different
+machines of one kind (each store's campaign-state JSON under bench/results/ names its commit). The JSON
+names the store (with its SHA-256) and the attempt count behind every problem.
+Without --out it prints the table only.
+"""
+import argparse
+import hashlib
+import json
+import math
+import pathlib
+import sqlite3
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import provenance  # noqa: E402
+
+
+def read_store(path):
+    """{problem: {eager_ms, best_ms or None, attempts}} for the problems the store attempted, and its commit."""
+    db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    rows = db.execute(
+        "select p.name, p.eager_ms, min(case when a.verdict = 'ok' then a.time_ms end), count(a.id) "
+        "from problems p join attempts a on a.problem = p.name group by p.name").fetchall()
+    campaign = dict(db.execute("select key, value from campaign").fetchall())
+    names = [r[0] for r in db.execute("select name from problems")]
+    db.close()
+    return {r[0]: {"eager_ms": r[1], "best_ms": r[2], "attempts": r[3]} for r in rows}, campaign, names
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("stores", nargs="+", help="campaign stores, oldest first")
+    ap.add_argument("--out", help="write the JSON here")
+    args = ap.parse_args(argv)
+    latest, suite, sources = {}, set(), []
+    for path in args.stores:
+        problems, campaign, names = read_store(path)
+        suite.update(names)
+        sources.append({"store": str(path), "sha256": hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest(),
+                        "problems_attempted": len(problems), "campaign": campaign})
+        for name, figures in problems.items():
+            latest[name] = {**figures, "store": str(path)}
+    table, logs = [], []
+    for name in sorted(suite):
+        row = latest.get(name)
+        speedup = 1.0
+        if row and row["best_ms"] and row["eager_ms"] > 0:
+            speedup = row["eager_ms"] / row["best_ms"]
+        table.append({"problem": name, "speedup": speedup, **(row or {"store": None})})
+        logs.append(math.log(speedup))
+    verified = [r["speedup"] for r in table if r.get("best_ms")]
+    geomean = math.exp(sum(logs) / len(logs)) if logs else float("nan")
+    verified_geomean = math.exp(sum(map(math.log, verified)) / len(verified)) if verified else float("nan")
+    for r in sorted(table, key=lambda r: r["speedup"]):
+        where = pathlib.Path(r["store"]).name if r["store"] else "-"
+        print(f"{r['problem']:52s} {r['speedup']:6.2f}x  {where}")
+    wins = sum(s > 1.0 for s in verified)
+    print(f"suite: {len(table)} problems, {len(verified)} verified, wins {wins}; geomean vs eager {geomean:.3f}x "
+          f"(unverified as 1x), {verified_geomean:.3f}x over the verified")
+    if args.out:
+        report = {"kind": "ucutlass-suite-latest", "date": provenance.now().isoformat(), **provenance.command(),
+                  "git": provenance.git_state(), "sources": sources, "problems": table,
+                  "suite_geomean": geomean, "verified_geomean": verified_geomean, "verified": len(verified),
+                  "wins": wins, "note": "latest measurement per problem across the stores (bench/suite_latest.py); "
+                                        "not one campaign"}
+        pathlib.Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+        print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,47 @@
+"""bench/suite_latest.py: the latest measurement of each problem across campaign stores (no GPU)."""
+import json
+import math
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def store(path, problems, attempts):
+    """A store with the run store's tables: problems (name, eager_ms) and attempts (problem, verdict, time_ms)."""
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
+                               status TEXT);
+        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, verdict TEXT, time_ms REAL);
+    """)
+    db.execute("INSERT INTO campaign VALUES ('tolerance', 'kernelbench-v0.1')")
+    for name, eager in problems.items():
+        db.execute("INSERT INTO problems VALUES (?, '', 0, ?, 0, '')", (name, eager))
+    for i, (name, verdict, ms) in enumerate(attempts):
+        db.execute("INSERT INTO attempts (problem, seq, verdict, time_ms) VALUES (?, ?, ?, ?)", (name, i, verdict, ms))
+    db.commit()
+    db.close()
+    return path
+
+
+def test_each_problem_takes_the_last_store_that_attempted_it(tmp_path):
+    old = store(tmp_path / "old.sqlite", {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0},
+                [("a", "ok", 1.0), ("a", "ok", 2.0), ("b", "ok", 1.0), ("c", "ok", 1.0)])
+    # The newer store re-measures a (slower this time: it still wins, no best-of-stores), fails b, skips c.
+    new = store(tmp_path / "new.sqlite", {"a": 4.0, "b": 3.0}, [("a", "ok", 2.0), ("b", "incorrect", 0.0)])
+    out = tmp_path / "suite.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(old), str(new), "--out", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    rows = {p["problem"]: p for p in d["problems"]}
+    assert rows["a"]["speedup"] == 2.0 and rows["a"]["store"].endswith("new.sqlite")
+    assert rows["b"]["speedup"] == 1.0 and rows["b"]["store"].endswith("new.sqlite")  # unverified counts 1x
+    assert rows["c"]["speedup"] == 2.0 and rows["c"]["store"].endswith("old.sqlite")
+    assert rows["d"]["speedup"] == 1.0 and rows["d"]["store"] is None  # never attempted
+    assert math.isclose(d["suite_geomean"], (2.0 * 1.0 * 2.0 * 1.0) ** 0.25)
+    assert d["verified"] == 2 and d["wins"] == 2 and all(len(s["sha256"]) == 64 for s in d["sources"])
