@@ -13,6 +13,10 @@ namespace ucutlass::search {
 namespace {
 
 constexpr double kLaunchSeconds = 3e-6;
+// The 3xTF32 split of one element (codegen/tf32_split.h) moves 4 words (read x, write the stack's
+// three), at 2.9 TB/s on the H200 (tf32-split-2026-11-30-142223.json: level1/001's operands), about
+// two thirds of the realistic DRAM rate the model divides by: priced as 6 words.
+constexpr double kSplitWords = 6.0;
 // An sm80 tensor-op kernel on a Hopper GPU issues the legacy mma.sync, not wgmma: public reports put it
 // at about half of the wgmma peak that the profile's tf32/bf16/f16 rates describe. A prior until
 // `ucutlass calibrate` measures an sm80 kernel; without it a tie between an sm80 and an sm90a config
@@ -147,19 +151,19 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
     if (f.residual >= 0) copy_bytes += 2.0 * static_cast<double>(m.conv->y_elements) * out_bytes;
     if (c.k_stack3) {
       // The split writes channels-last stacks, which replace the layout copies of x and w: the
-      // input's per call (10 words per element, as for a GEMM), the weight's once per version.
+      // input's per call (priced as for a GEMM's split), the weight's once per version.
       copy_bytes -= 2.0 * static_cast<double>(m.conv->w_elements + (m.conv->input_copy ? m.conv->x_elements : 0)) * in_bytes;
-      copy_bytes += 10.0 * static_cast<double>(m.conv->x_elements) * in_bytes;
+      copy_bytes += kSplitWords * static_cast<double>(m.conv->x_elements) * in_bytes;
     }
     e.t_overhead += copy_bytes / bw + copies * kLaunchSeconds;
   } else {
     copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
     copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
     if (c.k_stack3) {
-      // The split, per call for an input: 4 element-wise kernels reading 5 and writing 5 words per
-      // element (solution/modelnew_writer.cpp). A parameter's split is built once and reused.
+      // The split, per call for an input: one kernel of the program (codegen/tf32_split.h,
+      // kSplitWords). A parameter's split is built once and reused.
       auto split = [&](const map::GemmOperand& op, double elements) {
-        if (!op.parameter) e.t_overhead += 10.0 * elements * in_bytes / bw + 4 * kLaunchSeconds;
+        if (!op.parameter) e.t_overhead += kSplitWords * elements * in_bytes / bw + kLaunchSeconds;
       };
       split(m.a, static_cast<double>(m.m) * m.k * m.batch);
       split(m.b, static_cast<double>(m.k) * m.n * m.batch);
