@@ -171,7 +171,9 @@ TEST(ConvCost, LayoutCopiesAreCounted) {
   m.conv->input_copy = false;
   const Estimate without = estimate_time(m, c, h200());
   const double x_bytes = 32.0 * 64 * 128 * 128 * 4;
-  EXPECT_NEAR(with_copy.t_overhead - without.t_overhead, 2 * x_bytes / sol::realistic_dram_bandwidth(h200()) + 3e-6, 1e-9);
+  // One read and one write of x by the binding's tiled transpose, at its measured 0.62 of the DRAM rate.
+  EXPECT_NEAR(with_copy.t_overhead - without.t_overhead, 2 * x_bytes / (0.62 * sol::realistic_dram_bandwidth(h200())) + 3e-6,
+              1e-9);
   EXPECT_DOUBLE_EQ(with_copy.t_math, without.t_math);
   // The kernel reads x once (not the M x K im2col matrix): memory is x + w + y.
   const double bytes = x_bytes + 128.0 * 64 * 9 * 4 + 32.0 * 128 * 128 * 128 * 4;

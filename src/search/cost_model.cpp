@@ -17,6 +17,18 @@ constexpr double kLaunchSeconds = 3e-6;
 // three), at 2.9 TB/s on the H200 (tf32-split-2026-11-30-142223.json: level1/001's operands), about
 // two thirds of the realistic DRAM rate the model divides by: priced as 6 words.
 constexpr double kSplitWords = 6.0;
+// Conv layout copies (the binding's tiled transpose, the sub-pixel shuffle's PyTorch copy) run below the
+// DRAM rate: on the H200 (campaigns/conv18-v01-2026-11-30-141739.sqlite) the transpose moved level1/019's
+// input at 2.65 TB/s and level2/021's input and result at 2.7, the shuffle level1/025's result at 2.35:
+// 0.55-0.64 of the realistic rate.
+constexpr double kLayoutCopyFraction = 0.62;
+// Host time a conv call adds before and between its kernels beyond what a GEMM call does (the binding's
+// checks and layout-copy launches, TMA im2col descriptors), which the harness's window includes: in that
+// campaign, harness time minus kernel time had a median of 87 us over 13 plain conv problems against
+// 30 us over 7 single-kernel GEMM problems (gemm9-v01-2026-11-30-142950.sqlite); a sub-pixel conv's
+// Python around the call (cached filter, repeated bias, shuffle and crop) 169 us over 3.
+constexpr double kConvCallSeconds = 57e-6;
+constexpr double kSubpixelCallSeconds = 82e-6;
 // An sm80 tensor-op kernel on a Hopper GPU issues the legacy mma.sync, not wgmma: public reports put it
 // at about half of the wgmma peak that the profile's tf32/bf16/f16 rates describe. A prior until
 // `ucutlass calibrate` measures an sm80 kernel; without it a tie between an sm80 and an sm90a config
@@ -147,15 +159,15 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
     // NCHW <-> channels-last copies around a conv kernel (map::conv_layout_copy_bytes), and the
     // residual C, which the binding copies to channels-last too.
     const int copies = 1 + m.conv->input_copy + m.conv->output_copy + (f.residual >= 0);
-    double copy_bytes = map::conv_layout_copy_bytes(m);
+    double copy_bytes = map::conv_layout_copy_bytes(m), split_bytes = 0;
     if (f.residual >= 0) copy_bytes += 2.0 * static_cast<double>(m.conv->y_elements) * out_bytes;
     if (c.k_stack3) {
       // The split writes channels-last stacks, which replace the layout copies of x and w: the
       // input's per call (priced as for a GEMM's split), the weight's once per version.
       copy_bytes -= 2.0 * static_cast<double>(m.conv->w_elements + (m.conv->input_copy ? m.conv->x_elements : 0)) * in_bytes;
-      copy_bytes += kSplitWords * static_cast<double>(m.conv->x_elements) * in_bytes;
+      split_bytes = kSplitWords * static_cast<double>(m.conv->x_elements) * in_bytes;
     }
-    e.t_overhead += copy_bytes / bw + copies * kLaunchSeconds;
+    e.t_overhead += copy_bytes / (bw * kLayoutCopyFraction) + split_bytes / bw + copies * kLaunchSeconds + kConvCallSeconds;
   } else {
     copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
     copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
@@ -175,7 +187,8 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
     // The shuffle reads the kernel's result and writes the transposed conv's (one PyTorch copy); the
     // rewritten weight is built once per parameter version. Steps left after a residual run on y.
     const double y = static_cast<double>(m.conv->subpixel->y_elements);
-    e.t_overhead += (static_cast<double>(m.conv->y_elements) + y) * out_bytes / bw + kLaunchSeconds;
+    e.t_overhead += (static_cast<double>(m.conv->y_elements) + y) * out_bytes / (bw * kLayoutCopyFraction) + kLaunchSeconds +
+                    kSubpixelCallSeconds;
     for (size_t i = m.chain.size(); i < given.chain.size(); ++i) e.t_overhead += 2.0 * y * out_bytes / bw + kLaunchSeconds;
   }
 
