@@ -29,6 +29,7 @@ constexpr double kLayoutCopyFraction = 0.62;
 // Python around the call (cached filter, repeated bias, shuffle and crop) 169 us over 3.
 constexpr double kConvCallSeconds = 57e-6;
 constexpr double kSubpixelCallSeconds = 82e-6;
+constexpr double kShortRowExponent = 1.24;
 // An sm80 tensor-op kernel on a Hopper GPU issues the legacy mma.sync, not wgmma: public reports put it
 // at about half of the wgmma peak that the profile's tf32/bf16/f16 rates describe. A prior until
 // `ucutlass calibrate` measures an sm80 kernel; without it a tie between an sm80 and an sm90a config
@@ -120,12 +121,16 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   if (c.arch == ir::Arch::sm80 && m.conv && !m.conv->is_depthwise_conv2d() && map::short_pixels(*m.conv, m.in))
     e.shape_efficiency *= kSm80NarrowPixelConv;
   // sm90a's TMA im2col loads one filter tap's block of tile-K channels per K step: channels short of the
-  // block are zeros multiplied (c = 4 on a 32-deep TF32 tile: 1/8 of the work counts). A step under 64
-  // bytes of K issues one small wgmma per barrier round trip: a prior, until measured.
+  // block are zeros multiplied (c = 4 on a 32-deep TF32 tile: 1/8 of the work counts). Its rows (one
+  // pixel's channels of the block that exist) under 64 bytes load at a row rate, not a byte rate: on the
+  // H200 level1/020's stem (c = 3 padded to 4: 16-byte rows) ran its kernel in 0.735-0.78 ms on the best
+  // tiles (256 x 64 and 256 x 128 cooperative, 8-deep), 0.18 of what full rows would allow in this model
+  // (campaigns/conv18-v01-2026-11-30-141739 and convsub-v01-2026-11-30-140119). Shorter rows than 64
+  // bytes are priced at (bytes / 64)^1.24, the power through that one measured point.
   if (const int64_t channels = map::forward_channels_per_group(m, c); c.arch == ir::Arch::sm90a && channels > 0) {
     e.tile_efficiency *= static_cast<double>(channels) / static_cast<double>(ceil_div(channels, bk) * bk);
-    const double k_bytes = static_cast<double>(bk) * graph::dtype_bytes(m.in);
-    if (k_bytes < 64) e.shape_efficiency *= std::sqrt(k_bytes / 64.0);
+    const double row_bytes = static_cast<double>(std::min(channels, bk)) * graph::dtype_bytes(m.in);
+    if (row_bytes < 64) e.shape_efficiency *= std::pow(row_bytes / 64.0, kShortRowExponent);
   }
   // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3).
   const int64_t run_k = c.k_stack3 ? 3 * m.k : m.k;
