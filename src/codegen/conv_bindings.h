@@ -25,7 +25,8 @@ std::string emit_conv_capi_entry(const ir::GemmKernel& k, const std::string& has
 // Text for the torch binding: the conv params struct, the channels-last
 // helpers (once), and per kernel its C declarations, function and m.def line.
 std::string emit_torch_conv_support(const ir::Program& p);
-// The module's `contiguous(t)` (a conv result back to PyTorch's memory order), once per program.
+// The module's `contiguous(t)` (a conv result back to PyTorch's memory order) and `channels_last(t)`
+// (what the kernels read; a solution caches a weight parameter's), once per program.
 std::string emit_torch_conv_support_defs(const ir::Program& p);
 std::string emit_conv_torch_declarations(const ir::GemmKernel& k);
 std::string emit_conv_torch_function(const ir::GemmKernel& k);

@@ -280,7 +280,8 @@ std::string conv_operation_dsl(const ConvSpec& s) {
 double conv_layout_copy_bytes(const GemmMatch& m) {
   if (!m.conv) return 0;
   const double in = graph::dtype_bytes(m.in), out = graph::dtype_bytes(m.out);
-  double bytes = 2.0 * static_cast<double>(m.conv->w_elements) * in;
+  // A weight parameter's copy is cached by the solution (solution/conv_forward.h): once per version.
+  double bytes = m.b.parameter ? 0.0 : 2.0 * static_cast<double>(m.conv->w_elements) * in;
   if (m.conv->input_copy) bytes += 2.0 * static_cast<double>(m.conv->x_elements) * in;
   if (m.conv->output_copy) bytes += 2.0 * static_cast<double>(m.conv->y_elements) * out;
   return bytes;

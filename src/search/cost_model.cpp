@@ -169,7 +169,8 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
     if (c.k_stack3) {
       // The split writes channels-last stacks, which replace the layout copies of x and w: the
       // input's per call (priced as for a GEMM's split), the weight's once per version.
-      copy_bytes -= 2.0 * static_cast<double>(m.conv->w_elements + (m.conv->input_copy ? m.conv->x_elements : 0)) * in_bytes;
+      copy_bytes -= 2.0 * static_cast<double>((m.b.parameter ? 0 : m.conv->w_elements) + (m.conv->input_copy ? m.conv->x_elements : 0)) *
+                    in_bytes;
       split_bytes = kSplitWords * static_cast<double>(m.conv->x_elements) * in_bytes;
     }
     e.t_overhead += copy_bytes / (bw * kLayoutCopyFraction) + split_bytes / bw + copies * kLaunchSeconds + kConvCallSeconds;

@@ -53,6 +53,8 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
     const std::string padded_w = "_ucutlass_pad_channels(" + w + ", " + c + ")";
     w = m.b.parameter ? cached_param(m.name + ".w", w, padded_w) : padded_w;
   }
+  else if (m.b.parameter && !k_stack3)  // the binding's layout copy of a weight, once per parameter version
+    w = cached_param(m.name + ".w", w, "_ucutlass.channels_last(" + w + ")");
   if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp)
     x = stacked_operand(g, m.name, m.a, x, true, "1");
     w = stacked_operand(g, m.name, m.b, w, false, "1");
@@ -76,7 +78,8 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
 std::string conv_layout_comment(const map::GemmMatch& m) {
   const map::ConvSpec& s = *m.conv;
   const double in = graph::dtype_bytes(m.in), out = graph::dtype_bytes(m.out);
-  std::string text = "layout copies per call (read + write): weight to KRSC " + megabytes(2.0 * s.w_elements * in);
+  std::string text = "layout copies per call (read + write): weight to KRSC " +
+                     (m.b.parameter ? "cached (once per parameter version)" : megabytes(2.0 * s.w_elements * in));
   text += s.input_copy ? ", activation to channels-last " + megabytes(2.0 * s.x_elements * in)
                        : ", activation already channels-last (an earlier conv kernel's result)";
   if (s.output_copy) text += ", result back to contiguous " + megabytes(2.0 * s.y_elements * out);

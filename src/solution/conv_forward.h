@@ -5,14 +5,16 @@
 // activations, [K, C/groups, filter...] weights; a ConvTranspose weight
 // [Cin, Cout/groups, filter...] for a transposed conv, which runs as dgrad)
 // and copies each operand that is not channels-last in memory to it (one read
-// and one write, through its tiled transpose kernel). The weight is converted on
-// every call: a cache would have to notice in-place updates of the parameter, and
-// a weight is small beside the activations. The result has PyTorch's shape in
+// and one write, through its tiled transpose kernel). A weight parameter goes in
+// as its channels-last copy, made by the binding's `channels_last` once per
+// parameter version (_ucutlass_cached notices in-place updates), which saves a
+// launch per call; another weight is converted on each call. The result has PyTorch's shape in
 // channels-last memory, which every later ATen op accepts, so the binding's
 // `contiguous` (the same tiled transpose back) is added only when a view follows
 // or an op that would copy it itself (ConvSpec::output_copy).
 //
-//   t3 = _ucutlass.conv0(x=t2, w=t0, bias=t1.reshape(-1))
+//   t3 = _ucutlass.conv0(x=t2, w=_ucutlass_cached(self, "conv0.w", t0, lambda: _ucutlass.channels_last(t0)),
+//                        bias=t1.reshape(-1))
 //   _conv0 = _ucutlass.conv0(dy=t2, w=t0)          # bias not fused (sm80)
 //   t3 = _conv0 + t1.reshape(1, -1, 1, 1)
 //

@@ -114,6 +114,7 @@ bool is_channels_last(const torch::Tensor& t) {
 // false when that kernel does not take the shape (the caller copies through PyTorch).
 bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
   if (src.numel() == 0) return false;
+  c10::cuda::CUDAGuard guard(src.device());  // also called from Python, outside a kernel function's guard
   char msg[256] = "";
   const int rc = ucutlass_batched_transpose_copy(src.data_ptr(), into.data_ptr(), src.size(0), rows, cols,
                                                  static_cast<int>(src.element_size()),
@@ -143,7 +144,6 @@ torch::Tensor channels_last(const torch::Tensor& t) {
 torch::Tensor contiguous(const torch::Tensor& t) {
   if (t.is_contiguous()) return t;
   if (t.dim() >= 3 && is_channels_last(t) && t.is_cuda()) {
-    c10::cuda::CUDAGuard guard(t.device());
     torch::Tensor out = torch::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
     if (tiled_transpose(t, out, t.numel() / (t.size(0) * t.size(1)), t.size(1))) return out;
   }
@@ -334,6 +334,7 @@ torch::Tensor conv3x3_residual_tf32(torch::Tensor x, torch::Tensor w, torch::Ten
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("contiguous", &contiguous, "t in PyTorch's contiguous memory: a channels-last conv result through the tiled transpose", pybind11::arg("t"));
+  m.def("channels_last", &channels_last, "t in the conv kernels' channels-last memory (t itself when it is)", pybind11::arg("t"));
   m.def("tf32_stack3", &tf32_stack3, "the 3xTF32 stack of an f32 tensor along its last axis", pybind11::arg("x"), pybind11::arg("a_side"));
   m.def("conv3x3_bias_relu", &conv3x3_bias_relu, "ucutlass kernel conv3x3_bias_relu", pybind11::arg("x"), pybind11::arg("w"), pybind11::arg("bias"),
         pybind11::arg("alpha") = 1.0);
