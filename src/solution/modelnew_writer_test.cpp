@@ -166,7 +166,7 @@ TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
   ASSERT_EQ(s.error, "");
   EXPECT_NE(s.modelnew.find("        _z_conv0 = _ucutlass.conv0(x=_ucutlass_stack3(t3, True, 1), w=_ucutlass_stack3_param("
                             "self, \"conv0.b\", t1, lambda: _ucutlass_subpixel_filter(t1, (2, 2)), False, 1), "
-                            "bias=t2.reshape(-1).repeat(4))\n"
+                            "bias=_ucutlass_cached(self, \"conv0.bias\", t2, lambda: t2.reshape(-1).repeat(4)))\n"
                             "        t4 = _ucutlass_pixel_shuffle(_z_conv0, (2, 2), (1, 1), (128, 128))\n"
                             "        t5 = torch.ops.aten.add.Tensor(t4, t0)\n"
                             "        t6 = torch.ops.aten.tanh.default(t5)\n"),

@@ -84,7 +84,10 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   }
   std::string call = "_ucutlass." + m.name + "(x=" + x + ", w=" + weight;
   if (residual >= 0) call += ", c=" + var(g, residual);  // not reached: subpixel_match cuts the chain before one
-  if (fused_bias >= 0) call += ", bias=" + var(g, fused_bias) + ".reshape(-1).repeat(" + std::to_string(phases) + ")";
+  if (fused_bias >= 0) {  // one value per phase channel; a bias parameter's once per version
+    const std::string b = var(g, fused_bias), repeated = b + ".reshape(-1).repeat(" + std::to_string(phases) + ")";
+    call += ", bias=" + (g.tensors[fused_bias].is_parameter() ? cached_param(m.name + ".bias", b, repeated) : repeated);
+  }
   call += ")";
   const std::string z = "_z_" + m.name;
   const std::string shuffled = "_ucutlass_pixel_shuffle(" + z + ", " + strides + ", " + tuple(sp.crop, s.dims) + ", " +
