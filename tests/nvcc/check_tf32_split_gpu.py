@@ -21,6 +21,7 @@ import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "python"))
 import provenance  # noqa: E402
 import ucutlass_cli  # noqa: E402
 
@@ -75,6 +76,7 @@ def main(argv):
         return 1
     import torch
     from torch.utils import cpp_extension
+    from ucutlass_calibrate.measure import median_ms  # CUDA-event median after warm-up
     lib = pathlib.Path(res["library"])
     torch_cpp = next(pathlib.Path(res["manifest"]).parent.glob("*_torch.cpp"))
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
@@ -97,25 +99,12 @@ def main(argv):
                     "pass": declined})
     print(f"{'PASS' if declined else 'FAIL'} unmergeable leading dimensions come back as None")
 
-    def median_ms(fn, reps=50):
-        for _ in range(5):
-            fn()
-        times = []
-        for _ in range(reps):
-            s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            s.record()
-            fn()
-            e.record()
-            e.synchronize()
-            times.append(s.elapsed_time(e))
-        return sorted(times)[len(times) // 2]
-
     a = torch.rand(4096, 4096, device="cuda")
     b = torch.rand(4096, 4096, device="cuda").movedim(-2, -1)  # level1/001's B read along K
     timing = {}
     for label, x, side in (("A 4096x4096", a, True), ("B 4096x4096 transposed", b, False)):
-        fused = median_ms(lambda: mod.tf32_stack3(x, side))
-        split = median_ms(lambda: torch_split(torch, x, side))
+        fused = median_ms(lambda: mod.tf32_stack3(x, side), 50)
+        split = median_ms(lambda: torch_split(torch, x, side), 50)
         timing[label] = {"fused_ms": fused, "pytorch_ms": split, "speedup": split / fused,
                          "fused_tb_per_s": 16 * x.numel() / fused / 1e9}
         print(f"TIME {label}: fused {fused:.3f} ms, PyTorch ops {split:.3f} ms (x{split / fused:.2f})")
