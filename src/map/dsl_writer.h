@@ -40,6 +40,9 @@ struct KernelConfig {
   // A forward conv whose input channels are not 16-byte pixels, run with them zero-padded so sm90a's
   // TMA loads take it (map/channel_pad.h): the solution pads x per call and the weight once.
   bool pad_channels = false;
+  // A strided forward conv over few channels run over its input's space-to-depth blocks
+  // (map/space_to_depth.h): the solution builds the blocked input per call and the weight once.
+  bool space_to_depth = false;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

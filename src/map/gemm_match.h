@@ -78,6 +78,16 @@ struct ConvSpec {
   // Set when `c` was zero-padded up to 16-byte pixels for sm90a's TMA loads (map/channel_pad.h): the
   // input channels the problem has.
   int64_t padded_from = 0;
+  // Set when this spec is a strided forward conv rewritten over its input's space-to-depth blocks
+  // (map/space_to_depth.h): the spec is then the stride-1, unpadded conv over prod(stride) x C
+  // channels, and this keeps what the solution needs to build that input from the problem's.
+  struct SpaceToDepth {
+    std::array<int64_t, 3> stride{1, 1, 1};  // the conv's, per d, h, w: the block
+    std::array<int64_t, 3> pad{};            // its padding: where block row 0 starts in x
+    std::array<int64_t, 3> grid{1, 1, 1};    // blocks per dimension: the rewritten input's extents
+    int64_t channels = 0;                    // the problem's input channels
+  };
+  std::optional<SpaceToDepth> space_to_depth;
 
   // A depthwise conv2d fprop (groups = c = k): what sm80 runs as CUTLASS's SIMT direct
   // convolution (ir/validate_depthwise.h), with its own tiles and no fused bias.

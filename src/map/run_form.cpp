@@ -3,13 +3,17 @@
 #include <algorithm>
 
 #include "map/channel_pad.h"
+#include "map/space_to_depth.h"
 #include "map/subpixel.h"
 
 namespace ucutlass::map {
 
 GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
-  if (!m.conv || m.conv->subpixel || m.conv->padded_from) return m;
-  std::optional<GemmMatch> r = c.subpixel ? subpixel_match(m) : c.pad_channels ? channel_pad_match(m) : std::nullopt;
+  if (!m.conv || m.conv->subpixel || m.conv->padded_from || m.conv->space_to_depth) return m;
+  std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(m)
+                               : c.pad_channels   ? channel_pad_match(m)
+                               : c.space_to_depth ? space_to_depth_match(m)
+                                                  : std::nullopt;
   return r ? *r : m;
 }
 

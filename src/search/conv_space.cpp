@@ -6,6 +6,7 @@
 #include "ir/validate_conv.h"
 #include "map/channel_pad.h"
 #include "map/run_form.h"
+#include "map/space_to_depth.h"
 #include "map/subpixel.h"
 
 namespace ucutlass::search {
@@ -102,7 +103,7 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   if (path.arch == Arch::sm90a) {
     // The conv as given, and the rewrites that let sm90a run it (map/run_form.h): a strided transposed
     // conv, which sm90a's dgrad does not run, as a sub-pixel fprop; a conv with short pixels with its
-    // channels zero-padded for TMA.
+    // channels zero-padded for TMA; a strided conv over few channels over its space-to-depth blocks.
     std::vector<map::KernelConfig> forms;
     if (!(base.k_stack3 && m.conv && m.conv->transposed)) forms.push_back(base);  // a dgrad does not stack
     if (m.conv && map::subpixel_eligible(*m.conv)) {
@@ -112,6 +113,10 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
     if (m.conv && map::channel_pad_eligible(*m.conv, m.in)) {
       forms.push_back(base);
       forms.back().pad_channels = true;
+    }
+    if (m.conv && map::space_to_depth_eligible(*m.conv, m.in)) {
+      forms.push_back(base);
+      forms.back().space_to_depth = true;
     }
     for (const map::KernelConfig& form : forms) {
       const std::vector<int> ks = conv_sm90_tile_ks(map::forward_channels_per_group(map::as_run(m, form), form), m.in);

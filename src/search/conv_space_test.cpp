@@ -4,6 +4,7 @@
 // implicit-GEMM cost model with its layout copies.
 #include "search/conv_space.h"
 
+#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -47,7 +48,7 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
     const map::FusedEpilogue f = map::fusable_prefix(map::as_run(m, c), c.arch);
     s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) +
          (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") +
-         (c.pad_channels ? " padded-channels" : "") + " fused " +
+         (c.pad_channels ? " padded-channels" : "") + (c.space_to_depth ? " space-to-depth" : "") + " fused " +
          std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
   }
   for (const std::string& n : r.notes) s += "note: " + n + "\n";
@@ -199,11 +200,15 @@ TEST(ConvCost, RankingSanity) {
 TEST(ConvSpace, FewChannelsTakeANarrowTileK) {
   // TMA im2col loads a tile-K block of one filter tap's channels per step: the RGB stem, padded to 4 f32
   // channels, also gets 8-deep tiles (wgmma's TF32 K), the 16-channel conv3d 16-deep ones, and the
-  // cost model ranks them above the usual 32-deep tiles that multiply 28 and 16 zero channels.
+  // cost model ranks them above the usual 32-deep tiles that multiply 28 and 16 zero channels. The
+  // stem's best is its space-to-depth form (12 channels per 2 x 2 block, 48-byte rows: 16-deep tiles).
   const std::vector<Candidate> stem =
       legal_candidates(first_conv("level1_020_conv2d_strided_7x7"), sol::ToleranceProfile::kernelbench_v01, h200());
   ASSERT_FALSE(stem.empty());
-  EXPECT_EQ(stem.front().config.summary(), "sm90a tf32 padded-channels 128x64x8 c1x1x1 pingpong");
+  EXPECT_EQ(stem.front().config.summary(), "sm90a tf32 space-to-depth 128x64x16 c1x1x1 pingpong");
+  const auto padded = std::find_if(stem.begin(), stem.end(), [](const Candidate& c) { return c.config.pad_channels; });
+  ASSERT_NE(padded, stem.end());
+  EXPECT_EQ(padded->config.summary(), "sm90a tf32 padded-channels 128x64x8 c1x1x1 pingpong");
   const std::vector<Candidate> c16 =
       legal_candidates(first_conv("level2_026_conv3d_relu_avgpool"), sol::ToleranceProfile::kernelbench_v01, h200());
   ASSERT_FALSE(c16.empty());

@@ -36,6 +36,47 @@ def _ucutlass_pad_channels(t, channels):
 
 )PY";
 
+// The input of a space-to-depth conv (map/space_to_depth.h): x zero-padded (or cropped) to grid x stride
+// from -pad in each spatial dimension, each block's phases moved into the channels (phase-major, then
+// c), in channels-last memory, the layout the binding reads, so this one copy replaces the binding's.
+// The weight [K, C, k...] becomes [K, prod(stride) * C, ceil(k / stride)...] the same way, once.
+const std::string_view kSpaceToDepthHelpers = R"PY(
+def _ucutlass_space_to_depth(x, stride, pad, grid):
+    dims = len(stride)
+    pads = []
+    for size, s, p, g in zip(reversed(x.shape[2:]), reversed(stride), reversed(pad), reversed(grid)):
+        pads += [p, g * s - size - p]
+    x = torch.nn.functional.pad(x, pads)
+    split = list(x.shape[:2])
+    for g, s in zip(grid, stride):
+        split += [g, s]
+    order = [0] + [2 + 2 * i for i in range(dims)] + [3 + 2 * i for i in range(dims)] + [1]
+    return x.reshape(split).permute(order).reshape(x.shape[0], *grid, -1).movedim(-1, 1)
+
+
+def _ucutlass_space_to_depth_filter(w, stride):
+    dims = len(stride)
+    sub = [-(-k // s) for k, s in zip(w.shape[2:], stride)]
+    pads = []
+    for k, s, n in zip(reversed(w.shape[2:]), reversed(stride), reversed(sub)):
+        pads += [0, n * s - k]
+    w = torch.nn.functional.pad(w, pads)
+    split = list(w.shape[:2])
+    for n, s in zip(sub, stride):
+        split += [n, s]
+    order = [0] + [3 + 2 * i for i in range(dims)] + [1] + [2 + 2 * i for i in range(dims)]
+    w = w.reshape(split).permute(order).reshape(w.shape[0], -1, *sub)
+    return w.movedim(1, -1).contiguous().movedim(-1, 1)
+
+)PY";
+
+// The used dimensions of a per-(d, h, w) array as a Python tuple: "(2, 2)" for a conv2d.
+std::string spatial_tuple(const std::array<int64_t, 3>& v, int dims) {
+  std::string out = "(";
+  for (int i = 3 - dims; i < 3; ++i) out += std::to_string(v[i]) + (i + 1 < 3 ? ", " : dims == 1 ? "," : "");
+  return out + ")";
+}
+
 std::string back_to_contiguous(const map::ConvSpec& s, const std::string& expr) {
   return s.output_copy ? "_ucutlass.contiguous(" + expr + ")" : expr;
 }
@@ -53,7 +94,13 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
     const std::string padded_w = "_ucutlass_pad_channels(" + w + ", " + c + ")";
     w = m.b.parameter ? cached_param(m.name + ".w", w, padded_w) : padded_w;
   }
-  else if (m.b.parameter && !k_stack3)  // the binding's layout copy of a weight, once per parameter version
+  else if (s.space_to_depth) {  // map/space_to_depth.h: x per call, a weight parameter once per version
+    const map::ConvSpec::SpaceToDepth& b = *s.space_to_depth;
+    x = "_ucutlass_space_to_depth(" + x + ", " + spatial_tuple(b.stride, s.dims) + ", " + spatial_tuple(b.pad, s.dims) +
+        ", " + spatial_tuple(b.grid, s.dims) + ")";
+    const std::string blocked_w = "_ucutlass_space_to_depth_filter(" + w + ", " + spatial_tuple(b.stride, s.dims) + ")";
+    w = m.b.parameter ? cached_param(m.name + ".w", w, blocked_w) : blocked_w;
+  } else if (m.b.parameter && !k_stack3)  // the binding's layout copy of a weight, once per parameter version
     w = cached_param(m.name + ".w", w, "_ucutlass.channels_last(" + w + ")");
   if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp)
     x = stacked_operand(g, m.name, m.a, x, true, "1");

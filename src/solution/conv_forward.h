@@ -21,6 +21,8 @@
 // A K-stacked 3xTF32 conv (map::KernelConfig::k_stack3, k_stack.h) gets its x and w stacked along
 // the channels, already channels-last, so the binding copies neither:
 //   t3 = _ucutlass.conv0(x=_ucutlass_stack3(t2, True, 1), w=_ucutlass_stack3_param(self, "conv0.b", t0, ...))
+#include <array>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -34,8 +36,17 @@ namespace ucutlass::solution {
 //   t3 = _ucutlass.conv0(x=_ucutlass_pad_channels(t2, 4), w=_ucutlass_cached(self, "conv0.w", t0, ...))
 extern const std::string_view kChannelPadHelpers;
 
+// The Python helpers a solution defines when a conv kernel runs over space-to-depth blocks
+// (map::KernelConfig::space_to_depth):
+//   t3 = _ucutlass.conv0(x=_ucutlass_space_to_depth(t2, (2, 2), (3, 3), (115, 115)),
+//                        w=_ucutlass_cached(self, "conv0.w", t0, lambda: _ucutlass_space_to_depth_filter(t0, (2, 2))))
+extern const std::string_view kSpaceToDepthHelpers;
+
 std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
                                bool k_stack3 = false);
+
+// The used dimensions of a per-(d, h, w) array as a Python tuple: "(2, 2)" for a conv2d, "(3,)" for a conv1d.
+std::string spatial_tuple(const std::array<int64_t, 3>& v, int dims);
 
 // expr, or expr copied back to PyTorch's contiguous memory when the spec says a consumer needs it:
 //   _ucutlass.contiguous(_ucutlass.conv0(x=t2, w=t0))

@@ -254,6 +254,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   if (any(&map::KernelConfig::k_stack3)) f << kStack3Helpers.substr(1) << "\n";
   if (any(&map::KernelConfig::subpixel)) f << kSubpixelHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::pad_channels)) f << kChannelPadHelpers.substr(1) << "\n";
+  if (any(&map::KernelConfig::space_to_depth)) f << kSpaceToDepthHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::subpixel) || any(&map::KernelConfig::pad_channels) ||
       any(&map::KernelConfig::conv))
     f << kParamCacheHelper.substr(1) << "\n";

@@ -10,13 +10,6 @@ namespace {
 
 std::string var(const graph::OpGraph& g, int t) { return g.tensors[t].id; }
 
-// The used dimensions of a per-(d, h, w) array as a Python tuple: "(2, 2)" for a conv2d.
-std::string tuple(const std::array<int64_t, 3>& v, int dims) {
-  std::string out = "(";
-  for (int i = 3 - dims; i < 3; ++i) out += std::to_string(v[i]) + (i + 1 < 3 ? ", " : dims == 1 ? "," : "");
-  return out + ")";
-}
-
 }  // namespace
 
 // The filter of phase r along a dimension is w[(L - 1 - u)*s + r] (map/subpixel.h): pad the taps to
@@ -74,7 +67,7 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   const map::ConvSpec::Subpixel& sp = *s.subpixel;
   int64_t phases = 1;
   for (int64_t v : sp.stride) phases *= v;
-  const std::string strides = tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
+  const std::string strides = spatial_tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
   const std::string filter = "_ucutlass_subpixel_filter(" + w + ", " + strides + ")";
   std::string x = var(g, m.a.tensor);
   std::string weight = m.b.parameter ? cached_param(m.name + ".w", w, filter) : filter;
@@ -90,8 +83,8 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   }
   call += ")";
   const std::string z = "_z_" + m.name;
-  const std::string shuffled = "_ucutlass_pixel_shuffle(" + z + ", " + strides + ", " + tuple(sp.crop, s.dims) + ", " +
-                               tuple(sp.out, s.dims) + ")";
+  const std::string shuffled = "_ucutlass_pixel_shuffle(" + z + ", " + strides + ", " + spatial_tuple(sp.crop, s.dims) + ", " +
+                               spatial_tuple(sp.out, s.dims) + ")";
   std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op +
                       " as a sub-pixel convolution: CUTLASS kernel " + m.name + " over " + std::to_string(s.k) +
                       " phase channels, then the pixel shuffle\n";

@@ -1,8 +1,9 @@
 """Zero-padded input channels for sm90a convolutions (src/map/channel_pad.h), run on the CPU.
 
-The helper is taken from the solution `ucutlass optimize --no-gpu` writes for level1/020 (an RGB stem,
-c = 3 f32 channels: 12-byte pixels that sm90a's TMA cannot load) under kernelbench-v0.1, so the code tested
-is the code shipped; PyTorch's convolution stands in for the kernel, which must see the same result.
+The helper is taken from the solution `ucutlass optimize --no-gpu` writes for level3/006 (its first conv is
+an RGB stem at stride 1, c = 3 f32 channels: 12-byte pixels that sm90a's TMA cannot load; level1/020's
+strided stem now ranks its space-to-depth form first) under kernelbench-v0.1, so the code tested is the code
+shipped; PyTorch's convolution stands in for the kernel, which must see the same result.
 """
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def solution(tmp_path_factory):
-    return shipped_solution.write("level1_020_conv2d_strided_7x7", tmp_path_factory.mktemp("pad"),
+    return shipped_solution.write("level3_006_conv_net_small", tmp_path_factory.mktemp("pad"),
                                   "--profile", "kernelbench-v0.1")
 
 
@@ -44,7 +45,7 @@ def test_padded_channels_leave_the_convolution_unchanged(helpers, dims, channels
 
 
 def test_the_solution_pads_x_per_call_and_the_weight_once(solution):
-    assert "_ucutlass.conv0(x=_ucutlass_pad_channels(t2, 4), " in solution
+    assert "_ucutlass.conv0(x=_ucutlass_pad_channels(t23, 4), " in solution
     assert '_ucutlass_cached(self, "conv0.w", t0, lambda: _ucutlass_pad_channels(t0, 4))' in solution
     sys.path.insert(0, str(REPO / "python"))
     from ucutlass_harness import static_check
