@@ -27,7 +27,8 @@ import provenance  # noqa: E402
 
 
 def read_store(path):
-    """{problem: {eager_ms, best_ms or None, attempts}} for the problems the store attempted, and its commit."""
+    """{problem: {eager_ms, best_ms or None, attempts}} for the problems the store attempted, the store's
+    campaign table (its settings) and the names of every problem it holds."""
     db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
     rows = db.execute(
         "select p.name, p.eager_ms, min(case when a.verdict = 'ok' then a.time_ms end), count(a.id) "

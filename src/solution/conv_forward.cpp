@@ -77,6 +77,12 @@ std::string spatial_tuple(const std::array<int64_t, 3>& v, int dims) {
   return out + ")";
 }
 
+std::string plus_channel_bias(const graph::OpGraph& g, const map::GemmMatch& m, const std::string& expr) {
+  std::string channel_vector = ".reshape(1, -1";
+  for (int i = 0; i < m.conv->dims; ++i) channel_vector += ", 1";
+  return "(" + expr + " + " + var(g, m.chain[0].operand) + channel_vector + "))";
+}
+
 std::string back_to_contiguous(const map::ConvSpec& s, const std::string& expr) {
   return s.output_copy ? "_ucutlass.contiguous(" + expr + ")" : expr;
 }
@@ -93,8 +99,7 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
     x = "_ucutlass_pad_channels(" + x + ", " + c + ")";
     const std::string padded_w = "_ucutlass_pad_channels(" + w + ", " + c + ")";
     w = m.b.parameter ? cached_param(m.name + ".w", w, padded_w) : padded_w;
-  }
-  else if (s.space_to_depth) {  // map/space_to_depth.h: x per call, a weight parameter once per version
+  } else if (s.space_to_depth) {  // map/space_to_depth.h: x per call, a weight parameter once per version
     const map::ConvSpec::SpaceToDepth& b = *s.space_to_depth;
     x = "_ucutlass_space_to_depth(" + x + ", " + spatial_tuple(b.stride, s.dims) + ", " + spatial_tuple(b.pad, s.dims) +
         ", " + spatial_tuple(b.grid, s.dims) + ")";
@@ -113,12 +118,8 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op + " + " + std::to_string(fe.steps) +
                       " fused step(s): CUTLASS kernel " + m.name + "\n";
   if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + back_to_contiguous(s, call) + "\n";
-  std::string channel_vector = ".reshape(1, -1";
-  for (int i = 0; i < s.dims; ++i) channel_vector += ", 1";
-  channel_vector += ")";
   lines += "        _" + m.name + " = " + call + "\n";
-  lines += "        " + var(g, m.output) + " = " +
-           back_to_contiguous(s, "(_" + m.name + " + " + var(g, m.chain[0].operand) + channel_vector + ")") + "\n";
+  lines += "        " + var(g, m.output) + " = " + back_to_contiguous(s, plus_channel_bias(g, m, "_" + m.name)) + "\n";
   return lines;
 }
 

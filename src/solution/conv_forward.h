@@ -48,6 +48,10 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
 // The used dimensions of a per-(d, h, w) array as a Python tuple: "(2, 2)" for a conv2d, "(3,)" for a conv1d.
 std::string spatial_tuple(const std::array<int64_t, 3>& v, int dims);
 
+// A bias left unfused (chain step 0, one value per output channel) added to expr:
+//   (_conv0 + t1.reshape(1, -1, 1, 1))
+std::string plus_channel_bias(const graph::OpGraph& g, const map::GemmMatch& m, const std::string& expr);
+
 // expr, or expr copied back to PyTorch's contiguous memory when the spec says a consumer needs it:
 //   _ucutlass.contiguous(_ucutlass.conv0(x=t2, w=t0))
 std::string back_to_contiguous(const map::ConvSpec& s, const std::string& expr);

@@ -255,9 +255,8 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   if (any(&map::KernelConfig::subpixel)) f << kSubpixelHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::pad_channels)) f << kChannelPadHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::space_to_depth)) f << kSpaceToDepthHelpers.substr(1) << "\n";
-  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::subpixel) || any(&map::KernelConfig::pad_channels) ||
-      any(&map::KernelConfig::conv))
-    f << kParamCacheHelper.substr(1) << "\n";
+  // Conv weights (every conv form) and K-stacked operands go through the parameter cache.
+  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::conv)) f << kParamCacheHelper.substr(1) << "\n";
 
   f << model_class;
   f << "\n    def forward(self, *inputs):\n";

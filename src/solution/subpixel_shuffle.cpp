@@ -90,11 +90,7 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
                       " phase channels, then the pixel shuffle\n";
   lines += "        " + z + " = " + call + "\n";
   if (!bias_left) return lines + "        " + var(g, out_tensor) + " = " + back_to_contiguous(s, shuffled) + "\n";
-  std::string channel_vector = ".reshape(1, -1";
-  for (int i = 0; i < s.dims; ++i) channel_vector += ", 1";
-  channel_vector += ")";
-  return lines + "        " + var(g, m.output) + " = " +
-         back_to_contiguous(s, "(" + shuffled + " + " + var(g, m.chain[0].operand) + channel_vector + ")") + "\n";
+  return lines + "        " + var(g, m.output) + " = " + back_to_contiguous(s, plus_channel_bias(g, m, shuffled)) + "\n";
 }
 
 }  // namespace ucutlass::solution

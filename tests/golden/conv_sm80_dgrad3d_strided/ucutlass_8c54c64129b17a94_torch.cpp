@@ -91,9 +91,6 @@ extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long 
 
 namespace {
 
-// Convolution operands in channels-last memory order (NWC, NHWC, NDHWC; filters KRSC),
-// which is what the kernels read: the tensor itself when it already is (torch.channels_last,
-// or the result of an earlier ucutlass conv), else one copy that reads and writes it once.
 // A tensor of PyTorch's shape [N, C, spatial...] in channels-last memory.
 torch::Tensor empty_channels_last(std::vector<int64_t> sizes, const torch::TensorOptions& options) {
   if (sizes.size() == 4) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
