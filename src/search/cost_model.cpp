@@ -26,7 +26,8 @@ constexpr double kLayoutCopyFraction = 0.62;
 // checks and layout-copy launches, TMA im2col descriptors), which the harness's window includes: in that
 // campaign, harness time minus kernel time had a median of 87 us over 13 plain conv problems against
 // 30 us over 7 single-kernel GEMM problems (gemm9-v01-2026-11-30-142950.sqlite); a sub-pixel conv's
-// Python around the call (cached filter, repeated bias, shuffle and crop) 169 us over 3.
+// Python around the call (cached filter, repeated bias, shuffle and crop) 169 us over 3
+// (bench/kernel_breakdown.py STORE PROBLEM...: each problem's per-kernel times and host gap).
 constexpr double kConvCallSeconds = 57e-6;
 constexpr double kSubpixelCallSeconds = 82e-6;
 constexpr double kShortRowExponent = 1.24;
