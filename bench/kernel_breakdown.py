@@ -10,6 +10,7 @@ per-problem gaps over the problems shown: the figures behind the cost model's pe
 layout-copy rate (src/search/cost_model.cpp).
 """
 import json
+import os
 import sqlite3
 import statistics
 import sys
@@ -33,8 +34,11 @@ def kernels(result):
 
 
 def main(argv):
-    if not argv:
+    if not argv or argv[0].startswith("-"):
         print(__doc__.strip(), file=sys.stderr)
+        return 2
+    if not os.path.isfile(argv[0]):
+        print(f"kernel_breakdown: {argv[0]}: no such campaign store", file=sys.stderr)
         return 2
     gaps = []
     for problem, attempts in sorted(verified_attempts(argv[0], argv[1:]).items()):

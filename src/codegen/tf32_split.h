@@ -13,14 +13,22 @@
 //   C API:  ucutlass_tf32_stack3(src, dst, batch, rows, k, stride_batch, stride_row, stride_k, a_side, ...)
 //   Torch:  _ucutlass.tf32_stack3(x, a_side) -> the contiguous [..., 3K] stack, or None where the
 //           kernel does not take x's strides (the caller then splits with PyTorch ops)
+//
+// The same kernels split into bf16 parts for 3xBF16 (ucutlass_bf16_stack3, _ucutlass.bf16_stack3: 2-byte
+// parts, 2.5 words of traffic per element).
 #include <string>
 
 #include "ir/gemm_kernel.h"
 
 namespace ucutlass::codegen {
 
-// Whether the program gets the split: a TF32 kernel whose A is f32.
+// Whether the program gets the TF32 split: a TF32 kernel whose A is f32.
 bool program_has_tf32_split(const ir::Program& p);
+
+// Whether it gets the bf16 split (3xBF16, map::KernelConfig::bf16_operands with k_stack3): a 16-bit
+// tensor_op kernel reading bf16 and writing f32, the kind a solution runs over f32 data rounded or
+// split to bf16 (a native bf16 problem with an f32 output gets it too, unused, for one small kernel).
+bool program_has_bf16_split(const ir::Program& p);
 
 // The CUDA kernels and the C entry (for the _capi.cu file), the torch function (for the binding)
 // and its m.def line; each empty when the program does not get the split.

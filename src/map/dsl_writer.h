@@ -28,12 +28,17 @@ struct KernelConfig {
   int stages = 0;  // 0 = auto
   // Run D^T = B^T * A^T (ir/operand_swap.h): tile and cluster are then the swapped kernel's.
   bool operand_swap = false;
-  // 3xTF32 on sm90a by stacking K (math tf32): the kernel multiplies [A_lo A_hi A_hi] by
+  // 3xTF32 on sm90a by stacking K (math tf32; 3xBF16 with bf16_operands): the kernel multiplies [A_lo A_hi A_hi] by
   // [B_hi; B_lo; B_hi] with k = 3K, where x_hi is x rounded to TF32 and x_lo = x - x_hi, so
   // A·B = A_lo·B_hi + A_hi·B_lo + A_hi·B_hi (small terms first, k_stack.cpp says why) up to the dropped A_lo·B_lo (2^-22 relative). The
   // solution builds the stacked operands (solution/k_stack.h); CUTLASS 4.2 has no SM90
   // 3xTF32 mainloop (only sm80's), and this runs at the wgmma TF32 rate.
   bool k_stack3 = false;
+  // f32 operands rounded to bf16 for a 16-bit tensor_op kernel (f32 accumulation, f32 output), where the
+  // tolerance allows it (1e-2: sol/precision_policy.h prices f32 there at the bf16 rate): an input is
+  // rounded per call, a parameter once per version. With k_stack3 the split is into bf16 parts instead
+  // (3xBF16: hi = bf16(x), lo = bf16(x - hi), 2^-16 relative per product, at the bf16 tensor rate).
+  bool bf16_operands = false;
   // A strided transposed conv run as a sub-pixel convolution (map/subpixel.h): an sm90a fprop
   // kernel over prod(stride) x Cout channels, the solution shuffling its output into place.
   bool subpixel = false;

@@ -9,12 +9,17 @@
 namespace ucutlass::map {
 
 GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
-  if (!m.conv || m.conv->subpixel || m.conv->padded_from || m.conv->space_to_depth) return m;
-  std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(m)
-                               : c.pad_channels   ? channel_pad_match(m)
-                               : c.space_to_depth ? space_to_depth_match(m)
-                                                  : std::nullopt;
-  return r ? *r : m;
+  GemmMatch run = m;
+  if (m.conv && !m.conv->subpixel && !m.conv->padded_from && !m.conv->space_to_depth) {
+    std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(m)
+                                 : c.pad_channels   ? channel_pad_match(m)
+                                 : c.space_to_depth ? space_to_depth_match(m)
+                                                    : std::nullopt;
+    if (r) run = *r;
+  }
+  // The kernel reads the operands the solution rounded (or split) to bf16; its output stays f32.
+  if (c.bf16_operands && run.in == graph::DType::f32) run.in = graph::DType::bf16;
+  return run;
 }
 
 int64_t forward_channels_per_group(const GemmMatch& run, const KernelConfig& c) {

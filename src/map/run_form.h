@@ -9,7 +9,8 @@
 namespace ucutlass::map {
 
 // The rewrite `c` asks for, applied once (a rewritten match is returned as it is); `m` when the
-// config asks for none or the rewrite does not apply.
+// config asks for none or the rewrite does not apply. With bf16_operands the run's input type is bf16
+// (what the kernel reads), whatever the problem's f32 tensors are.
 GemmMatch as_run(const GemmMatch& m, const KernelConfig& c);
 
 // The input channels per group that a forward conv kernel reads as `run` (as_run's result) and `c`

@@ -40,13 +40,15 @@ TEST(MathPaths, FollowTheTolerance) {
       // Both operands inputs under 1e-4: K-stacked misses near-zero outputs, so sm80's 3xTF32 leads.
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, 4096,
        "sm80/tf32x3 sm80/simt sm90a/tf32(speculative)(k-stacked) "},
+      // 1e-2 admits f32 rounded to bf16, at twice the TF32 rate, then TF32 and the 3xTF32 hedges.
       {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, 0,
-       "sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
-      // Both operands inputs, K = 4096: TF32 misses 1e-2 in the N(0, 1) trial, so it is only a probe.
+       "sm90a/tensor_op(bf16) sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
+      // Both operands inputs, K = 4096: one rounding (bf16 or TF32) misses 1e-2 in the N(0, 1) trial;
+      // the 3xBF16 split leads, 3xTF32 behind it.
       {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, 4096,
-       "sm90a/tf32(k-stacked) sm80/tf32x3 sm90a/tf32(speculative) "},
+       "sm90a/tensor_op(k-stacked)(bf16) sm90a/tf32(k-stacked) sm80/tf32x3 "},
       {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, kTf32InputOnlyK - 1,
-       "sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
+       "sm90a/tensor_op(bf16) sm90a/tf32 sm80/tf32 sm90a/tf32(k-stacked) sm80/tf32x3 "},
       {graph::DType::bf16, sol::ToleranceProfile::kernelbench, 0, "sm90a/tensor_op "},
       {graph::DType::f16, sol::ToleranceProfile::kernelbench_v01, 4096, "sm90a/tensor_op "},
   };
@@ -54,7 +56,7 @@ TEST(MathPaths, FollowTheTolerance) {
     std::string got;
     for (const MathChoice& m : allowed_math_paths(r.in, r.tol, r.input_only_k))
       got += std::string(ir::name_of(m.arch)) + "/" + std::string(ir::name_of(m.math)) + (m.speculative ? "(speculative)" : "") +
-             (m.k_stack3 ? "(k-stacked)" : "") + " ";
+             (m.k_stack3 ? "(k-stacked)" : "") + (m.bf16_operands ? "(bf16)" : "") + " ";
     EXPECT_EQ(got, r.expected);
   }
 }
@@ -92,26 +94,29 @@ TEST(LegalCandidates, SpeculativeProbeIsOnePerBatch) {
 }
 
 TEST(LegalCandidates, FirstBatchHedgesAnInputOnlyTf32GemmUnderV01) {
-  // level1_001 multiplies two inputs (K = 4096): under 1e-2 K-stacked 3xTF32 leads, and the batch of
-  // two holds the plain TF32 probe, not a second TF32 kernel that would miss with the first.
+  // level1_001 multiplies two inputs (K = 4096): under 1e-2 K-stacked 3xBF16 leads, and the batch of
+  // two holds K-stacked 3xTF32, the more accurate hedge, not a plain TF32 kernel that would miss.
   std::vector<Candidate> c = legal_candidates(fixture_gemm("level1_001_gemm_square_4096"), sol::ToleranceProfile::kernelbench_v01, h200());
   std::vector<const Candidate*> top = diverse_top(c, 2);
   ASSERT_EQ(top.size(), 2u);
-  EXPECT_TRUE(top[0]->config.k_stack3) << top[0]->config.summary();
-  EXPECT_TRUE(top[1]->speculative && !top[1]->config.k_stack3) << top[1]->config.summary();
+  EXPECT_TRUE(top[0]->config.k_stack3 && top[0]->config.bf16_operands) << top[0]->config.summary();
+  EXPECT_TRUE(top[1]->config.k_stack3 && top[1]->config.math == ir::MathPath::tf32) << top[1]->config.summary();
+  for (const Candidate& x : c) EXPECT_TRUE(x.config.k_stack3 || x.config.math == ir::MathPath::tf32x3) << x.config.summary();
   // Under 1e-4 the same GEMM leads with sm80's 3xTF32, K-stacked only as the probe.
   c = legal_candidates(fixture_gemm("level1_001_gemm_square_4096"), sol::ToleranceProfile::kernelbench, h200());
   top = diverse_top(c, 2);
   ASSERT_EQ(top.size(), 2u);
   EXPECT_EQ(top[0]->config.math, ir::MathPath::tf32x3) << top[0]->config.summary();
   EXPECT_TRUE(top[1]->speculative && top[1]->config.k_stack3) << top[1]->config.summary();
-  // A Linear (its weight a parameter: outputs stay O(1)) keeps plain TF32 first and not speculative;
-  // the 3xTF32 paths are more than 3x slower there, so no hedge is within reach of it.
+  // A Linear (its weight a parameter: outputs stay O(1)) leads with its operands rounded to bf16, and
+  // plain TF32 (more accurate, within 3x) hedges it; neither is speculative.
   c = legal_candidates(fixture_gemm("level2_001_gemm_bias_relu"), sol::ToleranceProfile::kernelbench_v01, h200());
   top = diverse_top(c, 2);
   ASSERT_EQ(top.size(), 2u);
-  EXPECT_EQ(top[0]->config.math, ir::MathPath::tf32);
+  EXPECT_TRUE(top[0]->config.bf16_operands && top[0]->config.math == ir::MathPath::tensor_op) << top[0]->config.summary();
   EXPECT_FALSE(top[0]->config.k_stack3 || top[0]->speculative) << top[0]->config.summary();
+  EXPECT_EQ(top[1]->config.math, ir::MathPath::tf32) << top[1]->config.summary();
+  EXPECT_FALSE(top[1]->config.k_stack3 || top[1]->speculative) << top[1]->config.summary();
 }
 
 TEST(Ranking, KnownShapes) {
@@ -121,8 +126,8 @@ TEST(Ranking, KnownShapes) {
     std::string expect_in_best;  // a substring of the best candidate's summary
   };
   const Row rows[] = {
-      // nn.Linear at 1e-2: Hopper TF32 with a 128-row tile, fused epilogue, 2x1 cluster.
-      {"level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, "sm90a tf32 a=row b=col 128x"},
+      // nn.Linear at 1e-2: operands rounded to bf16, the 128x256 cooperative tile, 2x1 cluster.
+      {"level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, "sm90a tensor_op bf16-operands a=row b=col 128x256x64 c2x1x1 cooperative"},
       // 4 output tiles over K = 524288: split or stream the K loop.
       {"level1_005_gemm_large_k", sol::ToleranceProfile::kernelbench_v01, "s"},
       // bf16 8192^3: the 128x256 cooperative tile of the measured 791 TFLOP/s.

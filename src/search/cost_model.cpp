@@ -15,8 +15,9 @@ namespace {
 constexpr double kLaunchSeconds = 3e-6;
 // The 3xTF32 split of one element (codegen/tf32_split.h) moves 4 words (read x, write the stack's
 // three), at 2.9 TB/s on the H200 (tf32-split-2026-11-30-142223.json: level1/001's operands), about
-// two thirds of the realistic DRAM rate the model divides by: priced as 6 words.
-constexpr double kSplitWords = 6.0;
+// two thirds of the realistic DRAM rate the model divides by: its bytes are priced 1.5 times over
+// (6 words for 3xTF32; 3xBF16 writes 2-byte parts: 1.5 x (4 + 3 x 2) bytes).
+constexpr double kSplitTrafficFactor = 1.5;
 // Conv layout copies (the binding's tiled transpose, the sub-pixel shuffle's PyTorch copy) run below the
 // DRAM rate: on the H200 (campaigns/conv18-v01-2026-11-30-141739.sqlite) the transpose moved level1/019's
 // input at 2.65 TB/s and level2/021's input and result at 2.7, the shuffle level1/025's result at 2.35:
@@ -144,7 +145,9 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   const double rate = sol::realistic_flops(gpu, rate_path(c.math, m.in)).value * (legacy_mma ? kSm80TensorOpOnHopper : 1.0);
   e.t_math = flops / (rate * e.wave_efficiency * e.tile_efficiency * e.shape_efficiency * pipeline);
 
+  // The kernel's operand bytes, and the problem's (f32 where the kernel reads bf16 roundings of it).
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
+  const double src_bytes = graph::dtype_bytes(given.in);
   const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
   // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
   double bytes = m.conv ? map::conv_kernel_bytes(m) + (c.k_stack3 ? 2.0 * static_cast<double>(m.conv->x_elements + m.conv->w_elements) * in_bytes : 0.0)
@@ -172,17 +175,20 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
       // input's per call (priced as for a GEMM's split), the weight's once per version.
       copy_bytes -= 2.0 * static_cast<double>((m.b.parameter ? 0 : m.conv->w_elements) + (m.conv->input_copy ? m.conv->x_elements : 0)) *
                     in_bytes;
-      split_bytes = kSplitWords * static_cast<double>(m.conv->x_elements) * in_bytes;
+      split_bytes = kSplitTrafficFactor * static_cast<double>(m.conv->x_elements) * (src_bytes + 3 * in_bytes);
     }
     e.t_overhead += copy_bytes / (bw * kLayoutCopyFraction) + split_bytes / bw + copies * kLaunchSeconds + kConvCallSeconds;
   } else {
     copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
     copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
-    if (c.k_stack3) {
+    if (c.k_stack3 || c.bf16_operands) {
       // The split, per call for an input: one kernel of the program (codegen/tf32_split.h,
-      // kSplitWords). A parameter's split is built once and reused.
+      // kSplitTrafficFactor); a bf16 rounding alone is one PyTorch copy (read f32, write bf16). A
+      // parameter's split or rounding is built once and reused.
+      const double per_element =
+          c.k_stack3 ? kSplitTrafficFactor * (src_bytes + 3 * in_bytes) : src_bytes + in_bytes;
       auto split = [&](const map::GemmOperand& op, double elements) {
-        if (!op.parameter) e.t_overhead += kSplitWords * elements * in_bytes / bw + kLaunchSeconds;
+        if (!op.parameter) e.t_overhead += per_element * elements / bw + kLaunchSeconds;
       };
       split(m.a, static_cast<double>(m.m) * m.k * m.batch);
       split(m.b, static_cast<double>(m.k) * m.n * m.batch);

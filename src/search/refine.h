@@ -35,8 +35,9 @@ struct Measured {
 };
 
 // How close a math path comes to fp32 products and sums, least first: fp8 fast
-// accumulation, TF32 (10-bit mantissas), 16-bit tensor ops, K-stacked 3xTF32
-// (fp32-like products, tensor-core sums), sm80 3xTF32, fp32 SIMT.
+// accumulation, f32 rounded to bf16, TF32 (10-bit mantissas), 16-bit tensor ops,
+// K-stacked 3xBF16, K-stacked 3xTF32 (fp32-like products, tensor-core sums), sm80
+// 3xTF32, fp32 SIMT.
 int accuracy_rank(const map::KernelConfig& c);
 
 // The index of the fastest correct measurement, if any.

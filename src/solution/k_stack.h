@@ -1,6 +1,7 @@
 #pragma once
-// 3xTF32 on sm90a by stacking K (map::KernelConfig::k_stack3): what a solution adds around a kernel
-// whose operands are split into TF32 high and low parts.
+// 3xTF32 (or 3xBF16) on sm90a by stacking K (map::KernelConfig::k_stack3): what a solution adds around
+// a kernel whose operands are split into high and low parts; and the plain bf16 rounding of
+// map::KernelConfig::bf16_operands.
 
 #include <string>
 #include <string_view>
@@ -14,9 +15,15 @@ namespace ucutlass::solution {
 extern const std::string_view kStack3Helpers;
 
 // The stacked form of an operand expression `expr`, stacked along axis `k_dim` ("-1": A's K; "-2": a
-// column-major B's K; "1": a conv's input channels): [lo, hi, hi] for the A side, [hi, lo, hi] for
-// the B side. A parameter's stack is built once per version (_ucutlass_stack3_param).
+// B's K; "1": a conv's input channels): [lo, hi, hi] for the A side, [hi, lo, hi] for the B side, in
+// TF32 parts (f32) or, with `bf16`, bf16 parts (3xBF16). A parameter's stack is built once per
+// version (_ucutlass_stack3_param).
 std::string stacked_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
-                            const std::string& expr, bool a_side, const std::string& k_dim);
+                            const std::string& expr, bool a_side, const std::string& k_dim, bool bf16 = false);
+
+// An f32 operand expression rounded to bf16 for a kernel with bf16_operands (map::KernelConfig): per
+// call for an input, once per version for a parameter.
+std::string rounded_to_bf16(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
+                            const std::string& expr, bool a_side);
 
 }  // namespace ucutlass::solution

@@ -255,8 +255,9 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   if (any(&map::KernelConfig::subpixel)) f << kSubpixelHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::pad_channels)) f << kChannelPadHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::space_to_depth)) f << kSpaceToDepthHelpers.substr(1) << "\n";
-  // Conv weights (every conv form) and K-stacked operands go through the parameter cache.
-  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::conv)) f << kParamCacheHelper.substr(1) << "\n";
+  // Conv weights (every conv form), K-stacked and bf16-rounded operands go through the parameter cache.
+  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::bf16_operands) || any(&map::KernelConfig::conv))
+    f << kParamCacheHelper.substr(1) << "\n";
 
   f << model_class;
   f << "\n    def forward(self, *inputs):\n";
@@ -290,10 +291,18 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
       const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
       const std::string target = bias_left ? "_" + m.name : var(g, out_tensor);
-      std::string a_expr = operand_expr(g, m.a, c.layout_a, m.k), b_expr = operand_expr(g, m.b, c.layout_b, m.k);
+      std::string a_expr, b_expr;
       if (c.k_stack3) {
-        a_expr = stacked_operand(g, m.name, m.a, a_expr, true, "-1");
-        b_expr = stacked_operand(g, m.name, m.b, b_expr, false, "-2");
+        // The split reads either stride pattern itself (codegen/tf32_split.h): no layout copy first.
+        a_expr = stacked_operand(g, m.name, m.a, operand_expr(g, m.a, m.a.natural, m.k), true, "-1", c.bf16_operands);
+        b_expr = stacked_operand(g, m.name, m.b, operand_expr(g, m.b, m.b.natural, m.k), false, "-2", c.bf16_operands);
+      } else {
+        a_expr = operand_expr(g, m.a, c.layout_a, m.k);
+        b_expr = operand_expr(g, m.b, c.layout_b, m.k);
+        if (c.bf16_operands) {
+          a_expr = rounded_to_bf16(g, m.name, m.a, a_expr, true);
+          b_expr = rounded_to_bf16(g, m.name, m.b, b_expr, false);
+        }
       }
       std::string call = "_ucutlass." + m.name + "(a=" + a_expr + ", b=" + b_expr;
       const bool flat = g.tensors[m.output].shape.size() != (m.batch > 1 ? 3u : 2u);

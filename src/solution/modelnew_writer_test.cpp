@@ -101,7 +101,8 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
     size_t calls = 0;
     static const std::regex call(R"(_ucutlass\.(\w+)\()");
     for (auto it = std::sregex_iterator(s.modelnew.begin(), s.modelnew.end(), call); it != std::sregex_iterator(); ++it)
-      calls += (*it)[1] != "contiguous" && (*it)[1] != "channels_last" && (*it)[1] != "tf32_stack3";
+      calls += (*it)[1] != "contiguous" && (*it)[1] != "channels_last" && (*it)[1] != "tf32_stack3" &&
+               (*it)[1] != "bf16_stack3";
     EXPECT_EQ(calls, static_cast<size_t>(r.kernels));
     EXPECT_NE(s.modelnew.find("class ModelNew(nn.Module):"), std::string::npos);
     EXPECT_EQ(s.modelnew.find("class Model("), std::string::npos);
@@ -116,9 +117,13 @@ TEST(ModelNewWriter, KeepsTheConstructorAndReadsWeightsByName) {
   EXPECT_NE(s.modelnew.find("    def __init__(self, in_features, out_features):\n"), std::string::npos);
   EXPECT_NE(s.modelnew.find("self.linear = nn.Linear(in_features, out_features)"), std::string::npos);
   EXPECT_NE(s.modelnew.find("self.get_parameter(\"linear.weight\")"), std::string::npos);
-  // sm90a TF32 fuses bias and relu: one call, a = x, b = W^T, nothing left in PyTorch.
-  EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2, b=t0.transpose(-1, -2), bias=t1.reshape(-1))"), std::string::npos)
+  // sm90a over operands rounded to bf16 fuses bias and relu: one call, a = x rounded per call, b = W^T
+  // rounded once per version of W, nothing else left in PyTorch.
+  EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2.to(torch.bfloat16), b=_ucutlass_cached(self, \"gemm0.b\", t0, "
+                            "lambda: t0.transpose(-1, -2).to(torch.bfloat16)), bias=t1.reshape(-1))"),
+            std::string::npos)
       << s.modelnew;
+  EXPECT_NE(s.modelnew.find(".with_types(a = bf16, b = bf16, c = void, d = f32, acc = f32)"), std::string::npos);
   EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
   EXPECT_NE(s.modelnew.find("-gencode=arch=compute_90a,code=sm_90a"), std::string::npos);
 }
@@ -148,13 +153,31 @@ TEST(ModelNewWriter, KStackedThreeTf32SplitsTheInputAndCachesTheWeightSplit) {
                             "\"gemm0.b\", t0, lambda: t0.transpose(-1, -2), False, -2), bias=t1.reshape(-1))"),
             std::string::npos)
       << s.modelnew;
-  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3(x, a_side, k_dim=-1):"), std::string::npos);
-  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim):"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3(x, a_side, k_dim=-1, bf16=False):"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim, bf16=False):"),
+            std::string::npos);
   const nlohmann::json r = static_check(s.modelnew);
   EXPECT_TRUE(r.value("passed", false)) << r.dump(1);
   // A solution without a K-stacked kernel carries no helpers.
   SolutionFiles v01 = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, &g);
   EXPECT_EQ(v01.modelnew.find("_ucutlass_stack3"), std::string::npos);
+}
+
+TEST(ModelNewWriter, KStackedThreeBf16SplitsBothInputsInTheirOwnLayouts) {
+  // Under 1e-2 a GEMM of two inputs runs 3xBF16: k = 3K over bf16 parts, both inputs split per call
+  // by the program's bf16 split, B read in its row-major layout (the split transposes; no copy first).
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level1_001_gemm_square_4096", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("kernel gemm0 = gemm(m = 4096, n = 4096, k = 12288)"), std::string::npos) << s.modelnew;
+  EXPECT_NE(s.modelnew.find(".with_types(a = bf16, b = bf16, c = void, d = f32, acc = f32)"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("sm90a tensor_op bf16-operands k-stacked 3x"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("t2 = _ucutlass.gemm0(a=_ucutlass_stack3(t0, True, -1, bf16=True), "
+                            "b=_ucutlass_stack3(t1, False, -2, bf16=True))"),
+            std::string::npos)
+      << s.modelnew;
+  const nlohmann::json r = static_check(s.modelnew);
+  EXPECT_TRUE(r.value("passed", false)) << r.dump(1);
 }
 
 TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {

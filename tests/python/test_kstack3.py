@@ -132,3 +132,36 @@ def test_small_terms_first_lose_less_to_a_truncating_accumulator(helpers):
 
     small_first, big_first = rel(_rz_accumulate(a3, b3)), rel(_rz_accumulate(a_big, b_big))
     assert small_first < big_first / 2, (small_first, big_first)
+
+
+# 3xBF16 (map::KernelConfig::bf16_operands with k_stack3): the same helper splits into bf16 parts.
+
+
+def test_bf16_split_is_nearest_and_leaves_2e16(helpers):
+    x = torch.randn(4, 96) * torch.logspace(-10, 10, 96)
+    s = helpers["_ucutlass_stack3"](x, True, -1, True)
+    assert s.dtype == torch.bfloat16 and list(s.shape) == [4, 288]
+    lo, hi, hi2 = s[:, :96], s[:, 96:192], s[:, 192:]  # A: [lo, hi, hi]
+    assert torch.equal(hi, hi2) and torch.equal(hi, x.to(torch.bfloat16))
+    assert float(((x.double() - hi.double() - lo.double()).abs() / x.double().abs()).max()) <= 2.0 ** -16
+    b = helpers["_ucutlass_stack3"](x.t(), False, -2, True)  # B [K, N] column-major: [hi; lo; hi] along K
+    assert list(b.shape) == [288, 4] and b.stride() == (1, 288)
+    assert torch.equal(b[:96], hi.t()) and torch.equal(b[96:192], lo.t())
+
+
+def test_bf16_stacked_product_meets_1e2_on_normal_inputs_where_one_rounding_does_not(helpers):
+    # The kernelbench-v0.1 harness's N(0, 1) trial of a GEMM of two inputs (level1/001's K): outputs
+    # ~64 wide, near-zero ones held to atol = 1e-2.
+    g = torch.Generator().manual_seed(5)
+    m, k, n = 32, 4096, 64
+    x, y = torch.randn(m, k, generator=g), torch.randn(k, n, generator=g)
+    ref = x.double() @ y.double()
+    a3 = helpers["_ucutlass_stack3"](x, True, -1, True)
+    b3 = helpers["_ucutlass_stack3"](y, False, -2, True)
+    stacked = _rz_accumulate(a3.float(), b3.float(), chunk=16)
+    plain = x.to(torch.bfloat16).double() @ y.to(torch.bfloat16).double()
+
+    def bad(out):
+        return int(((out.double() - ref).abs() > 1e-2 + 1e-2 * ref.abs()).sum())
+
+    assert bad(stacked) == 0 and bad(plain) > 0

@@ -141,34 +141,52 @@ extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long 
   return 3;
 }
 
+#include <cuda_bf16.h>
+
 namespace {
 
-__device__ __forceinline__ void tf32_parts(float v, float& hi, float& lo) {
-  hi = __uint_as_float((__float_as_uint(v) + 0x1000u) & 0xFFFFE000u);
-  lo = __fsub_rn(v, hi);
-}
+struct Tf32Parts {
+  using T = float;
+  static constexpr const char* name = "tf32_stack3";
+  __device__ __forceinline__ static void split(float v, float& hi, float& lo) {
+    hi = __uint_as_float((__float_as_uint(v) + 0x1000u) & 0xFFFFE000u);
+    lo = __fsub_rn(v, hi);
+  }
+};
+
+struct Bf16Parts {
+  using T = __nv_bfloat16;
+  static constexpr const char* name = "bf16_stack3";
+  __device__ __forceinline__ static void split(float v, __nv_bfloat16& hi, __nv_bfloat16& lo) {
+    hi = __float2bfloat16_rn(v);
+    lo = __float2bfloat16_rn(__fsub_rn(v, __bfloat162float(hi)));
+  }
+};
 
 // The three slots of element j of one output row: A [lo, hi, hi], B [hi, lo, hi].
-__device__ __forceinline__ void store_stack3(float* row, long long k, long long j, float v, bool a_side) {
-  float hi, lo;
-  tf32_parts(v, hi, lo);
+template <class P>
+__device__ __forceinline__ void store_stack3(typename P::T* row, long long k, long long j, float v, bool a_side) {
+  typename P::T hi, lo;
+  P::split(v, hi, lo);
   row[j] = a_side ? lo : hi;
   row[k + j] = a_side ? hi : lo;
   row[2 * k + j] = hi;
 }
 
-__global__ void __launch_bounds__(256) tf32_stack3_rows(const float* __restrict__ src, float* __restrict__ dst,
-                                                        long long rows, long long k, long long stride_batch,
-                                                        long long stride_row, bool a_side) {
+template <class P>
+__global__ void __launch_bounds__(256) stack3_rows(const float* __restrict__ src, typename P::T* __restrict__ dst,
+                                                   long long rows, long long k, long long stride_batch,
+                                                   long long stride_row, bool a_side) {
   const long long row = blockIdx.x, b = row / rows, r = row % rows;
   const float* in = src + b * stride_batch + r * stride_row;
-  float* out = dst + row * 3 * k;
-  for (long long j = threadIdx.x; j < k; j += blockDim.x) store_stack3(out, k, j, in[j], a_side);
+  typename P::T* out = dst + row * 3 * k;
+  for (long long j = threadIdx.x; j < k; j += blockDim.x) store_stack3<P>(out, k, j, in[j], a_side);
 }
 
-__global__ void __launch_bounds__(256) tf32_stack3_tiles(const float* __restrict__ src, float* __restrict__ dst,
-                                                         long long rows, long long k, long long stride_batch,
-                                                         long long stride_k, bool a_side) {
+template <class P>
+__global__ void __launch_bounds__(256) stack3_tiles(const float* __restrict__ src, typename P::T* __restrict__ dst,
+                                                    long long rows, long long k, long long stride_batch,
+                                                    long long stride_k, bool a_side) {
   __shared__ float tile[32][33];  // [k][row]; the 33rd column spreads a tile column over all 32 banks
   const long long b = blockIdx.z, row0 = static_cast<long long>(blockIdx.x) * 32,
                   k0 = static_cast<long long>(blockIdx.y) * 32;
@@ -180,37 +198,45 @@ __global__ void __launch_bounds__(256) tf32_stack3_tiles(const float* __restrict
   __syncthreads();
   for (int i = threadIdx.y; i < 32; i += 8) {
     const long long r = row0 + i, j = k0 + threadIdx.x;
-    if (j < k && r < rows) store_stack3(dst + (b * rows + r) * 3 * k, k, j, tile[threadIdx.x][i], a_side);
+    if (j < k && r < rows) store_stack3<P>(dst + (b * rows + r) * 3 * k, k, j, tile[threadIdx.x][i], a_side);
   }
 }
-
-}  // namespace
 
 // dst [batch][rows][3K] (contiguous) = the stack of src[b][r][j] at src + b*stride_batch + r*stride_row +
 // j*stride_k, for stride_k = 1 or stride_row = 1. Returns 0, 1 when the strides or extents are outside
 // what the kernels take (the caller splits another way), or 3 with the CUDA error's text.
-extern "C" int ucutlass_tf32_stack3(const float* src, float* dst, long long batch, long long rows, long long k,
-                                    long long stride_batch, long long stride_row, long long stride_k, int a_side,
-                                    void* stream, char* msg, size_t msg_len) {
+template <class P>
+int launch_stack3(const float* src, void* out, long long batch, long long rows, long long k, long long stride_batch,
+                  long long stride_row, long long stride_k, int a_side, void* stream, char* msg, size_t msg_len) {
   if (batch <= 0 || rows <= 0 || k <= 0) return 1;
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
+  typename P::T* dst = static_cast<typename P::T*>(out);
   if (stride_k == 1 || k == 1) {
     if (batch * rows > 2147483647LL) return 1;
     const int threads = k >= 256 ? 256 : static_cast<int>((k + 31) / 32 * 32);
-    tf32_stack3_rows<<<static_cast<unsigned>(batch * rows), threads, 0, s>>>(src, dst, rows, k, stride_batch,
-                                                                             stride_row, a_side != 0);
+    stack3_rows<P><<<static_cast<unsigned>(batch * rows), threads, 0, s>>>(src, dst, rows, k, stride_batch,
+                                                                           stride_row, a_side != 0);
   } else if (stride_row == 1 || rows == 1) {
     if (batch > 65535 || (k + 31) / 32 > 65535 || (rows + 31) / 32 > 2147483647LL) return 1;
     const dim3 grid(static_cast<unsigned>((rows + 31) / 32), static_cast<unsigned>((k + 31) / 32),
                     static_cast<unsigned>(batch));
-    tf32_stack3_tiles<<<grid, dim3(32, 8), 0, s>>>(src, dst, rows, k, stride_batch, stride_k, a_side != 0);
+    stack3_tiles<P><<<grid, dim3(32, 8), 0, s>>>(src, dst, rows, k, stride_batch, stride_k, a_side != 0);
   } else {
     return 1;
   }
   const cudaError_t e = cudaGetLastError();
   if (e == cudaSuccess) return 0;
-  std::snprintf(msg, msg_len, "tf32_stack3: CUDA error %d: %s", static_cast<int>(e), cudaGetErrorString(e));
+  std::snprintf(msg, msg_len, "%s: CUDA error %d: %s", P::name, static_cast<int>(e), cudaGetErrorString(e));
   return 3;
+}
+
+}  // namespace
+
+extern "C" int ucutlass_tf32_stack3(const float* src, void* dst, long long batch, long long rows, long long k,
+                                      long long stride_batch, long long stride_row, long long stride_k, int a_side,
+                                      void* stream, char* msg, size_t msg_len) {
+  return launch_stack3<Tf32Parts>(src, dst, batch, rows, k, stride_batch, stride_row, stride_k, a_side, stream, msg,
+                                msg_len);
 }
 
 extern "C" int ucutlass_grouped_single_run_with_workspace(const ucutlass_conv_params* p, void* stream, void* workspace,

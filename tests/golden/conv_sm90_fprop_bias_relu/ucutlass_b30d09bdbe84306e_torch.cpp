@@ -171,15 +171,14 @@ int64_t conv_output_extent(int64_t in, int64_t pad, int64_t filter, int64_t stri
 
 }  // namespace
 
-extern "C" int ucutlass_tf32_stack3(const float* src, float* dst, long long batch, long long rows, long long k,
-                                    long long stride_batch, long long stride_row, long long stride_k, int a_side,
-                                    void* stream, char* msg, size_t msg_len);
-
 namespace {
 
-// The 3xTF32 stack of an f32 x along its last axis ([lo, hi, hi] for A, [hi, lo, hi] for B), contiguous,
-// in one kernel; None where the kernels do not take x's strides.
-std::optional<torch::Tensor> tf32_stack3(const torch::Tensor& x, bool a_side) {
+using Stack3Entry = int (*)(const float*, void*, long long, long long, long long, long long, long long, long long, int,
+                            void*, char*, size_t);
+
+// The stack of an f32 x along its last axis ([lo, hi, hi] for A, [hi, lo, hi] for B), contiguous, of
+// `parts` elements, in one kernel; None where the kernels do not take x's strides.
+std::optional<torch::Tensor> stack3(const torch::Tensor& x, bool a_side, at::ScalarType parts, Stack3Entry entry) {
   if (!x.is_cuda() || x.scalar_type() != torch::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
   std::vector<int64_t> sizes, strides;
   for (int64_t i = 0; i + 1 < x.dim(); ++i) {
@@ -198,14 +197,26 @@ std::optional<torch::Tensor> tf32_stack3(const torch::Tensor& x, bool a_side) {
   c10::cuda::CUDAGuard guard(x.device());
   std::vector<int64_t> out_sizes = x.sizes().vec();
   out_sizes.back() *= 3;
-  torch::Tensor out = torch::empty(out_sizes, x.options().memory_format(at::MemoryFormat::Contiguous));
+  torch::Tensor out = torch::empty(out_sizes, x.options().dtype(parts).memory_format(at::MemoryFormat::Contiguous));
   char msg[256] = "";
-  const int rc = ucutlass_tf32_stack3(x.data_ptr<float>(), out.data_ptr<float>(), batch, rows, x.size(-1), stride_batch,
-                                      stride_row, x.stride(-1), a_side ? 1 : 0,
-                                      at::cuda::getCurrentCUDAStream(x.get_device()).stream(), msg, sizeof msg);
+  const int rc = entry(x.data_ptr<float>(), out.data_ptr(), batch, rows, x.size(-1), stride_batch, stride_row,
+                       x.stride(-1), a_side ? 1 : 0, at::cuda::getCurrentCUDAStream(x.get_device()).stream(), msg,
+                       sizeof msg);
   TORCH_CHECK(rc == 0 || rc == 1, msg);
   if (rc == 1) return std::nullopt;
   return out;
+}
+
+}  // namespace
+
+extern "C" int ucutlass_tf32_stack3(const float* src, void* dst, long long batch, long long rows, long long k,
+                                      long long stride_batch, long long stride_row, long long stride_k, int a_side,
+                                      void* stream, char* msg, size_t msg_len);
+
+namespace {
+
+std::optional<torch::Tensor> tf32_stack3(const torch::Tensor& x, bool a_side) {
+  return stack3(x, a_side, torch::kFloat, &ucutlass_tf32_stack3);
 }
 
 }  // namespace
