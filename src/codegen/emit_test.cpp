@@ -222,6 +222,9 @@ Program sm90_grouped_gemm() { return from_example("18_grouped_gemm.dsl"); }
 // Fused reductions: per-row max and sum (Sm90ColReduction) of a batched softmax tail, per-column
 // sum and max (Sm90RowReduction) of a linear layer; outputs in f32 and bf16.
 Program sm90_row_reductions() { return from_example("22_gemm_row_reductions.dsl"); }
+// f32 data on bf16 tensor cores: a bf16 kernel writing f32, whose C API and binding carry the
+// 3xBF16 split (codegen/tf32_split.h) beside the TF32 one's shared kernels.
+Program sm90_bf16_split() { return from_example("23_f32_data_on_bf16.dsl"); }
 Program sm90_grouped_source() {
   FrontendResult r = run_frontend("sm90_grouped_source.dsl",
                                   "kernel grouped_axpby = gemm(groups = dynamic)\n"
@@ -317,6 +320,7 @@ const GoldenCase kCases[] = {
     {"sm90_grouped_gemm", sm90_grouped_gemm},
     {"sm90_grouped_source", sm90_grouped_source},
     {"sm90_row_reductions", sm90_row_reductions},
+    {"sm90_bf16_split", sm90_bf16_split},
 };
 
 std::string read_file(const std::filesystem::path& p) {

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""The program's own 3xTF32 split kernel (src/codegen/tf32_split.h) against the PyTorch split, bit for bit.
+"""The program's own split kernels (src/codegen/tf32_split.h: 3xTF32 and 3xBF16 parts) against the PyTorch
+splits, bit for bit.
 
 Usage (GPU machine, from the repository root, after scripts/build):
     python3 tests/nvcc/check_tf32_split_gpu.py [--ucutlass BIN] [--out FILE]
 
-Builds examples/03_f32_on_tf32.dsl (a TF32 kernel on f32 inputs, so its binding carries `tf32_stack3`),
-compiles the torch binding against that library, and calls `tf32_stack3(x, a_side)` on the operand shapes
+Builds examples/03_f32_on_tf32.dsl (a TF32 kernel on f32 inputs, so its binding carries `tf32_stack3`) and
+examples/23_f32_data_on_bf16.dsl (a bf16 kernel writing f32: `bf16_stack3`), compiles each torch binding
+against its library, and calls `tf32_stack3(x, a_side)` and `bf16_stack3(x, a_side)` on the operand shapes
 solutions stack: A rows with K contiguous, a row-major B read along K (the transposed view), batched
 operands, a conv's NCHW input along its channels, sizes that leave partial 32 x 32 tiles, and Inf, NaN and
-signed zeros. Each result must equal the PyTorch split the solutions fall back to, bit for bit, and strides
-the kernels do not take must come back as None. Timing: the fused split against the PyTorch one on
+signed zeros. Each result must equal the PyTorch split the solutions fall back to, bit for bit (NaN where
+it has NaN), and strides the kernels do not take must come back as None. Timing: each fused split against
+the PyTorch one on
 level1/001's 4096 x 4096 operands (median of CUDA-event timed calls). Writes
 bench/results/tf32-split-<date>.json with provenance; exits 1 when any case fails.
 """
@@ -26,16 +29,33 @@ import provenance  # noqa: E402
 import ucutlass_cli  # noqa: E402
 
 
-def torch_split(torch, x, a_side):
+def torch_split(torch, x, a_side, bf16=False):
     """The PyTorch split of solution/k_stack.cpp's fallback, on x's last axis."""
     x = x.float()
     k = x.shape[-1]
-    out = torch.empty(*x.shape[:-1], 3 * k, dtype=torch.float32, device=x.device)
+    out = torch.empty(*x.shape[:-1], 3 * k, dtype=torch.bfloat16 if bf16 else torch.float32, device=x.device)
     hi, lo = (out[..., k:2 * k], out[..., :k]) if a_side else (out[..., :k], out[..., k:2 * k])
-    torch.bitwise_and(x.view(torch.int32) + 4096, -8192, out=hi.view(torch.int32))
-    torch.sub(x, hi, out=lo)
+    if bf16:
+        hi.copy_(x)
+        lo.copy_(x - hi.float())
+    else:
+        torch.bitwise_and(x.view(torch.int32) + 4096, -8192, out=hi.view(torch.int32))
+        torch.sub(x, hi, out=lo)
     out[..., 2 * k:].copy_(hi)
     return out
+
+
+def same_bits(torch, got, want):
+    """Equal bit for bit, except that any NaN matches any NaN (CUDA's and PyTorch's bf16 NaNs differ)."""
+    if got is None or got.shape != want.shape or got.dtype != want.dtype or not got.is_contiguous():
+        return False
+    bits = torch.int32 if got.dtype == torch.float32 else torch.int16
+    return bool(((got.view(bits) == want.view(bits)) | (torch.isnan(got) & torch.isnan(want))).all())
+
+
+# (name, example DSL, binding function, bf16 parts)
+FORMATS = [("tf32", "03_f32_on_tf32.dsl", "tf32_stack3", False),
+           ("bf16", "23_f32_data_on_bf16.dsl", "bf16_stack3", True)]
 
 
 def cases(torch):
@@ -68,46 +88,44 @@ def main(argv):
     args = ap.parse_args(argv)
     started = provenance.now()
     exe = ucutlass_cli.find_exe(args.ucutlass)
-    built = ucutlass_cli.build(exe, [REPO / "examples" / "03_f32_on_tf32.dsl"], 1,
+    built = ucutlass_cli.build(exe, [REPO / "examples" / f[1] for f in FORMATS], len(FORMATS),
                                cache_dir=REPO / "build" / "kernel-cache")
-    res = built["results"][0]
-    if not res.get("ok"):
+    if not all(r.get("ok") for r in built["results"]):
         print(built["stderr_tail"])
         return 1
     import torch
     from torch.utils import cpp_extension
     from ucutlass_calibrate.measure import median_ms  # CUDA-event median after warm-up
-    lib = pathlib.Path(res["library"])
-    torch_cpp = next(pathlib.Path(res["manifest"]).parent.glob("*_torch.cpp"))
     os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
-    mod = cpp_extension.load(name=f"ucutlass_split_{lib.stem}", sources=[str(torch_cpp)], with_cuda=True,
-                             extra_ldflags=[str(lib), f"-Wl,-rpath,{lib.parent}"], verbose=False)
-    results = []
-    for name, x, a_side in cases(torch):
-        for side in (a_side, not a_side):
-            got = mod.tf32_stack3(x, side)
-            want = torch_split(torch, x, side)
-            same = got is not None and got.shape == want.shape and got.is_contiguous() and bool(
-                torch.equal(got.view(torch.int32), want.view(torch.int32)))
-            results.append({"case": name, "a_side": side, "shape": list(x.shape), "stride": list(x.stride()),
-                            "pass": same})
-            print(f"{'PASS' if same else 'FAIL'} {name} a_side={side} {list(x.shape)} {list(x.stride())}")
-    # Strides neither kernel takes: three leading dimensions that do not merge ([5, 4, 6] at 48, 240, 8).
-    odd = torch.randn(4, 5, 6, 8, device="cuda").permute(1, 0, 2, 3)
-    declined = mod.tf32_stack3(odd, True) is None
-    results.append({"case": "declined strides", "shape": list(odd.shape), "stride": list(odd.stride()),
-                    "pass": declined})
-    print(f"{'PASS' if declined else 'FAIL'} unmergeable leading dimensions come back as None")
+    results, timing = [], {}
+    for (fmt, _, fn, bf16), res in zip(FORMATS, built["results"]):
+        lib = pathlib.Path(res["library"])
+        torch_cpp = next(pathlib.Path(res["manifest"]).parent.glob("*_torch.cpp"))
+        mod = cpp_extension.load(name=f"ucutlass_split_{lib.stem}", sources=[str(torch_cpp)], with_cuda=True,
+                                 extra_ldflags=[str(lib), f"-Wl,-rpath,{lib.parent}"], verbose=False)
+        split = getattr(mod, fn)
+        for name, x, a_side in cases(torch):
+            for side in (a_side, not a_side):
+                same = same_bits(torch, split(x, side), torch_split(torch, x, side, bf16))
+                results.append({"format": fmt, "case": name, "a_side": side, "shape": list(x.shape),
+                                "stride": list(x.stride()), "pass": same})
+                print(f"{'PASS' if same else 'FAIL'} {fn} {name} a_side={side} {list(x.shape)} {list(x.stride())}")
+        # Strides neither kernel takes: three leading dimensions that do not merge ([5, 4, 6] at 48, 240, 8).
+        odd = torch.randn(4, 5, 6, 8, device="cuda").permute(1, 0, 2, 3)
+        declined = split(odd, True) is None
+        results.append({"format": fmt, "case": "declined strides", "shape": list(odd.shape),
+                        "stride": list(odd.stride()), "pass": declined})
+        print(f"{'PASS' if declined else 'FAIL'} {fn} unmergeable leading dimensions come back as None")
 
-    a = torch.rand(4096, 4096, device="cuda")
-    b = torch.rand(4096, 4096, device="cuda").movedim(-2, -1)  # level1/001's B read along K
-    timing = {}
-    for label, x, side in (("A 4096x4096", a, True), ("B 4096x4096 transposed", b, False)):
-        fused = median_ms(lambda: mod.tf32_stack3(x, side), 50)
-        split = median_ms(lambda: torch_split(torch, x, side), 50)
-        timing[label] = {"fused_ms": fused, "pytorch_ms": split, "speedup": split / fused,
-                         "fused_tb_per_s": 16 * x.numel() / fused / 1e9}
-        print(f"TIME {label}: fused {fused:.3f} ms, PyTorch ops {split:.3f} ms (x{split / fused:.2f})")
+        a = torch.rand(4096, 4096, device="cuda")
+        b = torch.rand(4096, 4096, device="cuda").movedim(-2, -1)  # level1/001's B read along K
+        part_bytes = 2 if bf16 else 4
+        for label, x, side in (("A 4096x4096", a, True), ("B 4096x4096 transposed", b, False)):
+            fused = median_ms(lambda: split(x, side), 50)
+            ops = median_ms(lambda: torch_split(torch, x, side, bf16), 50)
+            timing[f"{fmt} {label}"] = {"fused_ms": fused, "pytorch_ms": ops, "speedup": ops / fused,
+                                        "fused_tb_per_s": (4 + 3 * part_bytes) * x.numel() / fused / 1e9}
+            print(f"TIME {fn} {label}: fused {fused:.3f} ms, PyTorch ops {ops:.3f} ms (x{ops / fused:.2f})")
     passed = sum(r["pass"] for r in results)
     report = {"kind": "ucutlass-tf32-split", "started": started.isoformat(), **provenance.command(),
               "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
