@@ -43,6 +43,8 @@ constexpr std::string_view kTorchConvSupport = R"CPP(
 extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
                                                long long cols, int element_bytes, void* stream, char* msg,
                                                size_t msg_len);
+extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, long long batch, long long rows,
+                                                  long long cols, void* stream, char* msg, size_t msg_len);
 
 namespace {
 
@@ -59,16 +61,21 @@ bool is_channels_last(const torch::Tensor& t) {
   return t.dim() == 3 && t.transpose(1, 2).is_contiguous();
 }
 
-// into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries;
-// false when that kernel does not take the shape (the caller copies through PyTorch).
+// into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries
+// (rounded to bf16 on the way when src is f32 and into bf16); false when that kernel does not take the
+// shape or the types (the caller copies through PyTorch).
 bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
   if (src.numel() == 0) return false;
+  const bool rounding = src.scalar_type() != into.scalar_type();
+  if (rounding && (src.scalar_type() != torch::kFloat || into.scalar_type() != torch::kBFloat16)) return false;
   c10::cuda::CUDAGuard guard(src.device());  // also called from Python, outside a kernel function's guard
   char msg[256] = "";
-  const int rc = ucutlass_batched_transpose_copy(src.data_ptr(), into.data_ptr(), src.size(0), rows, cols,
-                                                 static_cast<int>(src.element_size()),
-                                                 at::cuda::getCurrentCUDAStream(src.get_device()).stream(), msg,
-                                                 sizeof msg);
+  void* stream = at::cuda::getCurrentCUDAStream(src.get_device()).stream();
+  const int rc = rounding ? ucutlass_batched_transpose_to_bf16(src.data_ptr<float>(), into.data_ptr(), src.size(0), rows,
+                                                               cols, stream, msg, sizeof msg)
+                          : ucutlass_batched_transpose_copy(src.data_ptr(), into.data_ptr(), src.size(0), rows, cols,
+                                                            static_cast<int>(src.element_size()), stream, msg,
+                                                            sizeof msg);
   TORCH_CHECK(rc == 0 || rc == 1, msg);
   return rc == 0;
 }
@@ -76,16 +83,19 @@ bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_
 // Convolution operands in channels-last memory order (NWC, NHWC, NDHWC; filters KRSC),
 // which is what the kernels read: the tensor itself when it already is (torch.channels_last,
 // or the result of an earlier ucutlass conv), else one copy that reads and writes it once
-// (the tiled transpose for a contiguous tensor).
-torch::Tensor channels_last(const torch::Tensor& t) {
-  if (is_channels_last(t)) return t;
+// (the tiled transpose for a contiguous tensor). With `bf16`, an f32 tensor is rounded to bf16 in
+// that same pass (a kernel over bf16 roundings of f32 data, map::KernelConfig::bf16_operands).
+torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
+  const bool rounding = bf16 && t.scalar_type() == torch::kFloat;
+  if (is_channels_last(t)) return rounding ? t.to(torch::kBFloat16) : t;  // .to keeps a dense tensor's strides
   if (t.is_contiguous() && t.is_cuda()) {
-    torch::Tensor out = empty_channels_last(t.sizes().vec(), t.options());
+    torch::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(torch::kBFloat16) : t.options());
     if (tiled_transpose(t, out, t.size(1), t.numel() / (t.size(0) * t.size(1)))) return out;
   }
-  if (t.dim() == 4) return t.contiguous(at::MemoryFormat::ChannelsLast);
-  if (t.dim() == 5) return t.contiguous(at::MemoryFormat::ChannelsLast3d);
-  return t.transpose(1, 2).contiguous().transpose(1, 2);
+  const torch::Tensor src = rounding ? t.to(torch::kBFloat16) : t;
+  if (src.dim() == 4) return src.contiguous(at::MemoryFormat::ChannelsLast);
+  if (src.dim() == 5) return src.contiguous(at::MemoryFormat::ChannelsLast3d);
+  return src.transpose(1, 2).contiguous().transpose(1, 2);
 }
 
 // The solution's way back to PyTorch's contiguous [N, C, spatial...] memory, where an op after a conv
@@ -130,10 +140,22 @@ int64_t conv_output_extent(int64_t in, int64_t pad, int64_t filter, int64_t stri
 // contiguous memory; PyTorch's generic strided copy walks one side an element at a time (on the
 // H200, 1.7 TB/s for level2/023's 128 MB input, against 4.8 TB/s of HBM).
 constexpr std::string_view kCapiTranspose = R"CPP(
+#include <cuda_bf16.h>
+
 namespace {
 
-template <typename T>
-__global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __restrict__ src, T* __restrict__ dst,
+// An element as the destination stores it: the same bits, or an f32 rounded to bf16 (nearest even).
+template <typename D, typename S>
+__device__ __forceinline__ D stored_as(S v) {
+  return v;
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 stored_as<__nv_bfloat16, float>(float v) {
+  return __float2bfloat16_rn(v);
+}
+
+template <typename T, typename D = T>
+__global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __restrict__ src, D* __restrict__ dst,
                                                                   long long rows, long long cols) {
   __shared__ T tile[32][33];  // the 33rd column spreads a tile column over all 32 banks
   const long long matrix = static_cast<long long>(blockIdx.z) * rows * cols;
@@ -145,17 +167,29 @@ __global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __res
   __syncthreads();
   for (int i = threadIdx.y; i < 32; i += 8) {
     const long long c = col0 + i, r = row0 + threadIdx.x;
-    if (r < rows && c < cols) dst[matrix + c * rows + r] = tile[threadIdx.x][i];
+    if (r < rows && c < cols) dst[matrix + c * rows + r] = stored_as<D>(tile[threadIdx.x][i]);
   }
 }
 
-template <typename T>
+template <typename T, typename D = T>
 void launch_batched_transpose(const void* src, void* dst, long long batch, long long rows, long long cols,
                               cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32),
                   static_cast<unsigned>(batch));
-  ucutlass_batched_transpose<T><<<grid, dim3(32, 8), 0, stream>>>(static_cast<const T*>(src), static_cast<T*>(dst),
-                                                                   rows, cols);
+  ucutlass_batched_transpose<T, D><<<grid, dim3(32, 8), 0, stream>>>(static_cast<const T*>(src), static_cast<D*>(dst),
+                                                                      rows, cols);
+}
+
+bool transpose_fits(long long batch, long long rows, long long cols) {
+  return batch > 0 && rows > 0 && cols > 0 && batch <= 65535 && (rows + 31) / 32 <= 65535 &&
+         (cols + 31) / 32 <= 2147483647LL;
+}
+
+int transpose_status(char* msg, size_t msg_len) {
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return 0;
+  std::snprintf(msg, msg_len, "batched transpose: CUDA error %d: %s", static_cast<int>(e), cudaGetErrorString(e));
+  return 3;
 }
 
 }  // namespace
@@ -165,8 +199,7 @@ void launch_batched_transpose(const void* src, void* dst, long long batch, long 
 extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
                                                long long cols, int element_bytes, void* stream, char* msg,
                                                size_t msg_len) {
-  if (batch <= 0 || rows <= 0 || cols <= 0) return 1;
-  if (batch > 65535 || (rows + 31) / 32 > 65535 || (cols + 31) / 32 > 2147483647LL) return 1;
+  if (!transpose_fits(batch, rows, cols)) return 1;
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   switch (element_bytes) {
     case 4: launch_batched_transpose<unsigned int>(src, dst, batch, rows, cols, s); break;
@@ -174,10 +207,15 @@ extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long 
     case 1: launch_batched_transpose<unsigned char>(src, dst, batch, rows, cols, s); break;
     default: return 1;
   }
-  const cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) return 0;
-  std::snprintf(msg, msg_len, "batched transpose: CUDA error %d: %s", static_cast<int>(e), cudaGetErrorString(e));
-  return 3;
+  return transpose_status(msg, msg_len);
+}
+
+// The same transpose of f32 elements, each rounded to bf16 as it is stored (dst holds bf16).
+extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, long long batch, long long rows,
+                                                  long long cols, void* stream, char* msg, size_t msg_len) {
+  if (!transpose_fits(batch, rows, cols)) return 1;
+  launch_batched_transpose<float, __nv_bfloat16>(src, dst, batch, rows, cols, static_cast<cudaStream_t>(stream));
+  return transpose_status(msg, msg_len);
 }
 )CPP";
 
@@ -345,7 +383,8 @@ std::string emit_torch_conv_support_defs(const ir::Program& p) {
   return program_has_conv(p) ? "  m.def(\"contiguous\", &contiguous, \"t in PyTorch's contiguous memory: a "
                                "channels-last conv result through the tiled transpose\", pybind11::arg(\"t\"));\n"
                                "  m.def(\"channels_last\", &channels_last, \"t in the conv kernels' channels-last memory "
-                               "(t itself when it is)\", pybind11::arg(\"t\"));\n"
+                               "(t itself when it is), rounded to bf16 on the way when bf16 is true\", pybind11::arg(\"t\"), "
+                               "pybind11::arg(\"bf16\") = false);\n"
                              : "";
 }
 

@@ -9,16 +9,17 @@
 namespace ucutlass::map {
 
 GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
+  // The kernel reads the operands the solution rounded (or split) to bf16; its output stays f32. The
+  // rounding comes first: a channel pad fills 16-byte pixels of the type the kernel reads.
   GemmMatch run = m;
-  if (m.conv && !m.conv->subpixel && !m.conv->padded_from && !m.conv->space_to_depth) {
-    std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(m)
-                                 : c.pad_channels   ? channel_pad_match(m)
-                                 : c.space_to_depth ? space_to_depth_match(m)
+  if (c.bf16_operands && run.in == graph::DType::f32) run.in = graph::DType::bf16;
+  if (run.conv && !run.conv->subpixel && !run.conv->padded_from && !run.conv->space_to_depth) {
+    std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(run)
+                                 : c.pad_channels   ? channel_pad_match(run)
+                                 : c.space_to_depth ? space_to_depth_match(run)
                                                     : std::nullopt;
     if (r) run = *r;
   }
-  // The kernel reads the operands the solution rounded (or split) to bf16; its output stays f32.
-  if (c.bf16_operands && run.in == graph::DType::f32) run.in = graph::DType::bf16;
   return run;
 }
 

@@ -65,10 +65,10 @@ std::vector<Shape3> depthwise_tiles(const map::GemmMatch& m) {
 }
 
 // allowed_math_paths without K stacking unless `stackable`, plus sm80 tensor_op for 16-bit inputs.
-// Not yet f32 rounded to bf16: the solution's conv calls pass f32 tensors (conv_forward.h).
+// f32 rounded to bf16 runs plain (the binding's channels-last copy rounds on the way), not K-stacked.
 std::vector<MathChoice> paths_for(graph::DType in, sol::ToleranceProfile tolerance, bool stackable) {
   std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
-  std::erase_if(out, [&](const MathChoice& c) { return (c.k_stack3 && !stackable) || c.bf16_operands; });
+  std::erase_if(out, [&](const MathChoice& c) { return c.k_stack3 && (!stackable || c.bf16_operands); });
   if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
   return out;
 }
@@ -101,6 +101,8 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   base.math = path.math;
   base.conv = true;
   base.k_stack3 = path.k_stack3;
+  base.bf16_operands = path.bf16_operands;
+  const graph::DType run_in = path.bf16_operands ? graph::DType::bf16 : m.in;
   if (path.arch == Arch::sm90a) {
     // The conv as given, and the rewrites that let sm90a run it (map/run_form.h): a strided transposed
     // conv, which sm90a's dgrad does not run, as a sub-pixel fprop; a conv with short pixels with its
@@ -111,16 +113,16 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
       forms.push_back(base);
       forms.back().subpixel = true;
     }
-    if (m.conv && map::channel_pad_eligible(*m.conv, m.in)) {
+    if (m.conv && map::channel_pad_eligible(*m.conv, run_in)) {
       forms.push_back(base);
       forms.back().pad_channels = true;
     }
-    if (m.conv && map::space_to_depth_eligible(*m.conv, m.in)) {
+    if (m.conv && map::space_to_depth_eligible(*m.conv, run_in)) {
       forms.push_back(base);
       forms.back().space_to_depth = true;
     }
     for (const map::KernelConfig& form : forms) {
-      const std::vector<int> ks = conv_sm90_tile_ks(map::forward_channels_per_group(map::as_run(m, form), form), m.in);
+      const std::vector<int> ks = conv_sm90_tile_ks(map::forward_channels_per_group(map::as_run(m, form), form), run_in);
       auto add = [&](const TileMN& tile, const Shape3& cluster, ir::KernelSchedule schedule) {
         for (int k : ks) {
           map::KernelConfig c = form;
@@ -168,6 +170,7 @@ std::string unplaced_reason(const map::GemmMatch& m, sol::ToleranceProfile toler
     c.arch = path.arch;
     c.math = path.math;
     c.conv = true;
+    c.bf16_operands = path.bf16_operands;
     FrontendResult fe = run_frontend(m.name + ".dsl", map::kernel_dsl(m, c) + "\n");
     if (fe.ok) return "";
     std::string message = "rejected";
@@ -176,7 +179,8 @@ std::string unplaced_reason(const map::GemmMatch& m, sol::ToleranceProfile toler
         message = d.message;
         break;
       }
-    const std::string label = std::string(ir::name_of(path.arch)) + " " + std::string(ir::name_of(path.math));
+    const std::string label = std::string(ir::name_of(path.arch)) + " " + std::string(ir::name_of(path.math)) +
+                              (path.bf16_operands ? " (f32 rounded to bf16)" : "");
     auto same = std::find_if(reasons.begin(), reasons.end(), [&](const auto& r) { return r.first == message; });
     if (same != reasons.end()) same->second += ", " + label;
     else reasons.push_back({message, label});

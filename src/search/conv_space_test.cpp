@@ -47,7 +47,7 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
     const map::KernelConfig& c = lists[i][best].config;
     const map::FusedEpilogue f = map::fusable_prefix(map::as_run(m, c), c.arch);
     s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) +
-         (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") +
+         (c.bf16_operands ? " bf16-operands" : "") + (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") +
          (c.pad_channels ? " padded-channels" : "") + (c.space_to_depth ? " space-to-depth" : "") + " fused " +
          std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
   }
@@ -89,7 +89,8 @@ TEST(ConvSpace, SurvivorsAreLegalAndUseOnlyConvKnobs) {
   std::set<std::string> hashes, paths;
   for (const Candidate& c : list) {
     EXPECT_TRUE(hashes.insert(c.hash).second) << c.dsl;
-    paths.insert(std::string(ir::name_of(c.config.arch)) + "/" + std::string(ir::name_of(c.config.math)));
+    paths.insert(std::string(ir::name_of(c.config.arch)) + "/" + std::string(ir::name_of(c.config.math)) +
+                 (c.config.bf16_operands ? "(bf16)" : ""));
     FrontendResult fe = run_frontend("c.dsl", c.dsl + "\n");
     EXPECT_TRUE(fe.ok) << c.dsl;
     EXPECT_EQ(c.dsl.find("with_layouts"), std::string::npos) << c.dsl;
@@ -101,13 +102,15 @@ TEST(ConvSpace, SurvivorsAreLegalAndUseOnlyConvKnobs) {
           << c.dsl;
     }
   }
-  EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tf32", "sm80/tf32", "sm80/tf32x3"}));
+  EXPECT_EQ(paths, (std::set<std::string>{"sm90a/tensor_op(bf16)", "sm90a/tf32", "sm80/tf32", "sm80/tf32x3"}));
   // A conv config has no layouts and no tile scheduler to report.
-  // The persistent pingpong kernel ranks first (the cost model's measured schedule factors).
-  EXPECT_EQ(list.front().config.summary(), "sm90a tf32 128x128x32 c1x1x1 pingpong");
+  // The persistent pingpong kernel over f32 rounded to bf16 ranks first (the cost model's measured
+  // schedule factors; twice the TF32 rate).
+  EXPECT_EQ(list.front().config.summary(), "sm90a tensor_op bf16-operands 128x128x64 c1x1x1 pingpong");
   // Every sm90a tile M 64|128 x N 64|128|256 with three clusters, five persistent cooperative tiles,
-  // three pingpong ones, every sm80 tile with three stage counts for each of sm80's two math paths.
-  EXPECT_EQ(stats.enumerated, 6 * 3 + 5 + 3 + 2 * 5 * 3);
+  // three pingpong ones, for each of sm90a's two paths; every sm80 tile with three stage counts for
+  // each of sm80's two math paths.
+  EXPECT_EQ(stats.enumerated, 2 * (6 * 3 + 5 + 3) + 2 * 5 * 3);
 }
 
 TEST(ConvSpace, SixteenBitConvsMayFallBackToSm80) {
@@ -122,7 +125,8 @@ TEST(ConvSpace, UnplacedReasonNamesEveryPath) {
   const map::GemmMatch m = first_conv("unplaceable/depthwise_6_channels");
   EXPECT_TRUE(legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200()).empty());
   EXPECT_EQ(unplaced_reason(m, sol::ToleranceProfile::kernelbench_v01),
-            "sm90a tf32: sm90a convolutions in CUTLASS 4.2 take groups = 1 (depthwise is groups = c, groups = 6); "
+            "sm90a tensor_op (f32 rounded to bf16), sm90a tf32: sm90a convolutions in CUTLASS 4.2 take groups = 1 "
+            "(depthwise is groups = c, groups = 6); "
             "sm80 tf32: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), not "
             "'tf32'; sm80 tf32x3: depthwise convolutions run on CUDA cores (CUTLASS's direct convolution is SIMT only), "
             "not 'tf32x3'; sm80 simt: the direct convolution loads 16-byte vectors of channels: c = 6 f32 channels are 24 "
@@ -166,15 +170,25 @@ TEST(ConvCost, LayoutCopiesAreCounted) {
   map::GemmMatch m = first_conv("level1_019_conv2d_3x3");
   const std::vector<Candidate> list = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200());
   ASSERT_FALSE(list.empty());
-  const map::KernelConfig& c = list.front().config;
+  const auto tf32 = std::find_if(list.begin(), list.end(), [](const Candidate& x) { return x.config.math == ir::MathPath::tf32; });
+  ASSERT_NE(tf32, list.end());
+  const map::KernelConfig& c = tf32->config;
   ASSERT_TRUE(m.conv->input_copy);
   const Estimate with_copy = estimate_time(m, c, h200());
   m.conv->input_copy = false;
   const Estimate without = estimate_time(m, c, h200());
-  const double x_bytes = 32.0 * 64 * 128 * 128 * 4;
+  const double x_bytes = 32.0 * 64 * 128 * 128 * 4, bw = sol::realistic_dram_bandwidth(h200());
   // One read and one write of x by the binding's tiled transpose, at its measured 0.62 of the DRAM rate.
-  EXPECT_NEAR(with_copy.t_overhead - without.t_overhead, 2 * x_bytes / (0.62 * sol::realistic_dram_bandwidth(h200())) + 3e-6,
-              1e-9);
+  EXPECT_NEAR(with_copy.t_overhead - without.t_overhead, 2 * x_bytes / (0.62 * bw) + 3e-6, 1e-9);
+  // Rounded to bf16, that transpose writes half the bytes (f32 read, bf16 write); without it (x already
+  // channels-last) the rounding is a pass of its own at the DRAM rate, with its own launch.
+  map::KernelConfig rounded = c;
+  rounded.bf16_operands = true;
+  const double copy_s = 1.5 * x_bytes / (0.62 * bw), pass_s = 1.5 * x_bytes / bw;
+  m.conv->input_copy = true;
+  const double with_rounding_copy = estimate_time(m, rounded, h200()).t_overhead;
+  m.conv->input_copy = false;
+  EXPECT_NEAR(with_rounding_copy - estimate_time(m, rounded, h200()).t_overhead, copy_s - pass_s, 1e-9);
   EXPECT_DOUBLE_EQ(with_copy.t_math, without.t_math);
   // The kernel reads x once (not the M x K im2col matrix): memory is x + w + y.
   const double bytes = x_bytes + 128.0 * 64 * 9 * 4 + 32.0 * 128 * 128 * 128 * 4;
@@ -216,10 +230,10 @@ TEST(ConvSpace, FewChannelsTakeANarrowTileK) {
   bool usual = false;
   for (const Candidate& c : c16) usual = usual || (c.config.arch == ir::Arch::sm90a && c.config.tile.k == 32);
   EXPECT_TRUE(usual);  // the 32-deep tiles stay in the space
-  // 64 channels fill a 32-deep tile: no narrow variant.
+  // 64 channels fill a 32-deep TF32 tile and a 64-deep bf16 one: no narrow variant.
   for (const Candidate& c : legal_candidates(first_conv("level1_019_conv2d_3x3"), sol::ToleranceProfile::kernelbench_v01, h200()))
     if (c.config.arch == ir::Arch::sm90a) {
-      EXPECT_EQ(c.config.tile.k, 32) << c.config.summary();
+      EXPECT_EQ(c.config.tile.k, c.config.bf16_operands ? 64 : 32) << c.config.summary();
     }
 }
 

@@ -40,6 +40,8 @@ constexpr double kSm80TensorOpOnHopper = 0.5;
 constexpr double kStreamKEfficiency = 0.92;
 constexpr double kSm80NarrowPixelConv = 0.115;  // measured, see estimate_time
 
+constexpr double kAccumulatorSpill = 0.075;  // measured, see shape_efficiency
+
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
 // How close a tile of this shape gets to the path's ceiling when every SM is
@@ -79,7 +81,17 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   }
   double cluster = 1.0;
   if (c.arch == ir::Arch::sm90a && c.cluster.m * c.cluster.n > 1) cluster = 1.03;
-  return size * schedule * cluster;
+  // An sm90a warp group holds its share of the tile's f32 accumulators in registers: cooperative splits
+  // a tile over two groups, pingpong gives each group a whole one. Past 128 per thread (256: a 256x256
+  // cooperative or 128x256 pingpong tile) they spill: on the H200 such tiles ran 12-14x slower than
+  // the half-size tile of the same run (2026-11-30: level1/002 73.8 vs 5.28 ms, level1/008 9.16 vs
+  // 0.716, level2/015 TF32 6.09 vs 0.43; campaigns/v01-gemms-bf16-*.sqlite, v01-2026-11-30-053241).
+  double spill = 1.0;
+  if (c.arch == ir::Arch::sm90a && !c.conv && c.math != ir::MathPath::simt) {
+    const int groups = c.schedule == ir::KernelSchedule::cooperative ? 2 : 1;
+    if (area / (128.0 * groups) > 128) spill = kAccumulatorSpill;
+  }
+  return size * schedule * cluster * spill;
 }
 
 }  // namespace
@@ -176,6 +188,18 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
       copy_bytes -= 2.0 * static_cast<double>((m.b.parameter ? 0 : m.conv->w_elements) + (m.conv->input_copy ? m.conv->x_elements : 0)) *
                     in_bytes;
       split_bytes = kSplitTrafficFactor * static_cast<double>(m.conv->x_elements) * (src_bytes + 3 * in_bytes);
+    }
+    if (c.bf16_operands && src_bytes > in_bytes) {
+      // The rounding: the binding's transpose reads f32 and writes bf16 (priced above at bf16 both
+      // ways); x already channels-last, or a form's helper output, takes a separate .to() pass.
+      const double x = static_cast<double>(m.conv->x_elements);
+      const bool plain = !c.pad_channels && !c.space_to_depth;
+      if (plain && m.conv->input_copy) copy_bytes += x * (src_bytes - in_bytes);
+      else {
+        split_bytes += x * (src_bytes + in_bytes);
+        e.t_overhead += kLaunchSeconds;
+      }
+      if (!m.b.parameter) copy_bytes += static_cast<double>(m.conv->w_elements) * (src_bytes - in_bytes);
     }
     e.t_overhead += copy_bytes / (bw * kLayoutCopyFraction) + split_bytes / bw + copies * kLaunchSeconds + kConvCallSeconds;
   } else {

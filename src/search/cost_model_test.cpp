@@ -40,5 +40,27 @@ TEST(CostModel, OpsLeftToPyTorchCostOnePassThroughDramEach) {
   EXPECT_DOUBLE_EQ(unmapped_ops_seconds(linear, map::match_gemms(linear).gemms, gpu), 0.0);
 }
 
+TEST(CostModel, AccumulatorsPastAWarpGroupsRegistersSpill) {
+  // 128 f32 accumulators per thread fit (a 128x256 cooperative tile: two warp groups); 256 spill (a
+  // 256x256 cooperative or 128x256 pingpong tile), which ran 12-14x slower on the H200.
+  const graph::OpGraph g = fixture("level2_001_gemm_bias_relu");
+  const map::GemmMatch m = map::match_gemms(g).gemms.at(0);
+  const sol::GpuProfile gpu = sol::testing::h200();
+  map::KernelConfig c;
+  c.bf16_operands = true;
+  c.tile = {128, 256, 64};
+  c.cluster = {2, 1, 1};
+  c.schedule = ir::KernelSchedule::cooperative;
+  c.scheduler = ir::TileScheduler::persistent;
+  const double fits = estimate_time(m, c, gpu).t_math;
+  c.tile = {256, 256, 64};
+  EXPECT_GT(estimate_time(m, c, gpu).t_math, 10 * fits);
+  c.tile = {128, 256, 64};
+  c.schedule = ir::KernelSchedule::pingpong;
+  EXPECT_GT(estimate_time(m, c, gpu).t_math, 10 * fits);
+  c.tile = {64, 256, 64};
+  EXPECT_LT(estimate_time(m, c, gpu).t_math, 2 * fits);
+}
+
 }  // namespace
 }  // namespace ucutlass::search

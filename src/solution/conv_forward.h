@@ -18,6 +18,10 @@
 //   _conv0 = _ucutlass.conv0(dy=t2, w=t0)          # bias not fused (sm80)
 //   t3 = _conv0 + t1.reshape(1, -1, 1, 1)
 //
+// Over operands rounded to bf16 (map::KernelConfig::bf16_operands) the binding's copy rounds them:
+//   t3 = _ucutlass.conv0(x=_ucutlass.channels_last(t2, True),
+//                        w=_ucutlass_cached(self, "conv0.w", t0, lambda: _ucutlass.channels_last(t0, True)))
+//
 // A K-stacked 3xTF32 conv (map::KernelConfig::k_stack3, k_stack.h) gets its x and w stacked along
 // the channels, already channels-last, so the binding copies neither:
 //   t3 = _ucutlass.conv0(x=_ucutlass_stack3(t2, True, 1), w=_ucutlass_stack3_param(self, "conv0.b", t0, ...))
@@ -42,8 +46,16 @@ extern const std::string_view kChannelPadHelpers;
 //                        w=_ucutlass_cached(self, "conv0.w", t0, lambda: _ucutlass_space_to_depth_filter(t0, (2, 2))))
 extern const std::string_view kSpaceToDepthHelpers;
 
+// `bf16`: the kernel reads bf16 roundings of the f32 operands (map::KernelConfig::bf16_operands).
 std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, const map::FusedEpilogue& fe,
-                               bool k_stack3 = false);
+                               bool k_stack3 = false, bool bf16 = false);
+
+// A conv operand expression in the kernels' channels-last memory, rounded to bf16 on the way when
+// `bf16` (one pass of the binding's tiled transpose): _ucutlass.channels_last(t2, True).
+std::string rounded_channels_last(const std::string& expr, bool bf16);
+
+// A form helper's channels-last result rounded to bf16 when `bf16`: expr.to(torch.bfloat16).
+std::string rounded_form(const std::string& expr, bool bf16);
 
 // The used dimensions of a per-(d, h, w) array as a Python tuple: "(2, 2)" for a conv2d, "(3,)" for a conv1d.
 std::string spatial_tuple(const std::array<int64_t, 3>& v, int dims);

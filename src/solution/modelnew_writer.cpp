@@ -285,7 +285,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const map::KernelConfig& c = in.configs[k];
       const map::FusedEpilogue& fe = fused[k];
       if (m.conv) {
-        f << conv_forward_lines(g, m, fe, c.k_stack3);
+        f << conv_forward_lines(g, m, fe, c.k_stack3, c.bf16_operands);
         continue;
       }
       const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;

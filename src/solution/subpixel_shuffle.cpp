@@ -62,14 +62,14 @@ def _ucutlass_pixel_shuffle(z, stride, crop, out):
 )PY";
 
 std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
-                                   int residual, bool bias_left, bool k_stack3) {
+                                   int residual, bool bias_left, bool k_stack3, bool bf16) {
   const map::ConvSpec& s = *m.conv;
   const map::ConvSpec::Subpixel& sp = *s.subpixel;
   int64_t phases = 1;
   for (int64_t v : sp.stride) phases *= v;
   const std::string strides = spatial_tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
-  const std::string filter = "_ucutlass_subpixel_filter(" + w + ", " + strides + ")";
-  std::string x = var(g, m.a.tensor);
+  const std::string filter = rounded_form("_ucutlass_subpixel_filter(" + w + ", " + strides + ")", bf16);
+  std::string x = bf16 ? rounded_channels_last(var(g, m.a.tensor), true) : var(g, m.a.tensor);
   std::string weight = m.b.parameter ? cached_param(m.name + ".w", w, filter) : filter;
   if (k_stack3) {
     x = stacked_operand(g, m.name, m.a, x, true, "1");

@@ -21,6 +21,6 @@ extern const std::string_view kSubpixelHelpers;
 // `out_tensor` the tensor the fused steps end in, `fused_bias` the fused bias operand or -1.
 // With `k_stack3` x and the rewritten weight are stacked along their channels (k_stack.h).
 std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
-                                   int residual, bool bias_left, bool k_stack3);
+                                   int residual, bool bias_left, bool k_stack3, bool bf16 = false);
 
 }  // namespace ucutlass::solution

@@ -91,10 +91,22 @@ ucutlass_837906a961b58e7c::ConvParams to_conv_params(const ucutlass_conv_params*
 
 }  // namespace
 
+#include <cuda_bf16.h>
+
 namespace {
 
-template <typename T>
-__global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __restrict__ src, T* __restrict__ dst,
+// An element as the destination stores it: the same bits, or an f32 rounded to bf16 (nearest even).
+template <typename D, typename S>
+__device__ __forceinline__ D stored_as(S v) {
+  return v;
+}
+template <>
+__device__ __forceinline__ __nv_bfloat16 stored_as<__nv_bfloat16, float>(float v) {
+  return __float2bfloat16_rn(v);
+}
+
+template <typename T, typename D = T>
+__global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __restrict__ src, D* __restrict__ dst,
                                                                   long long rows, long long cols) {
   __shared__ T tile[32][33];  // the 33rd column spreads a tile column over all 32 banks
   const long long matrix = static_cast<long long>(blockIdx.z) * rows * cols;
@@ -106,17 +118,29 @@ __global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __res
   __syncthreads();
   for (int i = threadIdx.y; i < 32; i += 8) {
     const long long c = col0 + i, r = row0 + threadIdx.x;
-    if (r < rows && c < cols) dst[matrix + c * rows + r] = tile[threadIdx.x][i];
+    if (r < rows && c < cols) dst[matrix + c * rows + r] = stored_as<D>(tile[threadIdx.x][i]);
   }
 }
 
-template <typename T>
+template <typename T, typename D = T>
 void launch_batched_transpose(const void* src, void* dst, long long batch, long long rows, long long cols,
                               cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32),
                   static_cast<unsigned>(batch));
-  ucutlass_batched_transpose<T><<<grid, dim3(32, 8), 0, stream>>>(static_cast<const T*>(src), static_cast<T*>(dst),
-                                                                   rows, cols);
+  ucutlass_batched_transpose<T, D><<<grid, dim3(32, 8), 0, stream>>>(static_cast<const T*>(src), static_cast<D*>(dst),
+                                                                      rows, cols);
+}
+
+bool transpose_fits(long long batch, long long rows, long long cols) {
+  return batch > 0 && rows > 0 && cols > 0 && batch <= 65535 && (rows + 31) / 32 <= 65535 &&
+         (cols + 31) / 32 <= 2147483647LL;
+}
+
+int transpose_status(char* msg, size_t msg_len) {
+  const cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) return 0;
+  std::snprintf(msg, msg_len, "batched transpose: CUDA error %d: %s", static_cast<int>(e), cudaGetErrorString(e));
+  return 3;
 }
 
 }  // namespace
@@ -126,8 +150,7 @@ void launch_batched_transpose(const void* src, void* dst, long long batch, long 
 extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
                                                long long cols, int element_bytes, void* stream, char* msg,
                                                size_t msg_len) {
-  if (batch <= 0 || rows <= 0 || cols <= 0) return 1;
-  if (batch > 65535 || (rows + 31) / 32 > 65535 || (cols + 31) / 32 > 2147483647LL) return 1;
+  if (!transpose_fits(batch, rows, cols)) return 1;
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   switch (element_bytes) {
     case 4: launch_batched_transpose<unsigned int>(src, dst, batch, rows, cols, s); break;
@@ -135,10 +158,15 @@ extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long 
     case 1: launch_batched_transpose<unsigned char>(src, dst, batch, rows, cols, s); break;
     default: return 1;
   }
-  const cudaError_t e = cudaGetLastError();
-  if (e == cudaSuccess) return 0;
-  std::snprintf(msg, msg_len, "batched transpose: CUDA error %d: %s", static_cast<int>(e), cudaGetErrorString(e));
-  return 3;
+  return transpose_status(msg, msg_len);
+}
+
+// The same transpose of f32 elements, each rounded to bf16 as it is stored (dst holds bf16).
+extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, long long batch, long long rows,
+                                                  long long cols, void* stream, char* msg, size_t msg_len) {
+  if (!transpose_fits(batch, rows, cols)) return 1;
+  launch_batched_transpose<float, __nv_bfloat16>(src, dst, batch, rows, cols, static_cast<cudaStream_t>(stream));
+  return transpose_status(msg, msg_len);
 }
 
 #include <cuda_bf16.h>

@@ -91,6 +91,8 @@ torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool
 extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
                                                long long cols, int element_bytes, void* stream, char* msg,
                                                size_t msg_len);
+extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, long long batch, long long rows,
+                                                  long long cols, void* stream, char* msg, size_t msg_len);
 
 namespace {
 
@@ -107,16 +109,21 @@ bool is_channels_last(const torch::Tensor& t) {
   return t.dim() == 3 && t.transpose(1, 2).is_contiguous();
 }
 
-// into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries;
-// false when that kernel does not take the shape (the caller copies through PyTorch).
+// into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries
+// (rounded to bf16 on the way when src is f32 and into bf16); false when that kernel does not take the
+// shape or the types (the caller copies through PyTorch).
 bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
   if (src.numel() == 0) return false;
+  const bool rounding = src.scalar_type() != into.scalar_type();
+  if (rounding && (src.scalar_type() != torch::kFloat || into.scalar_type() != torch::kBFloat16)) return false;
   c10::cuda::CUDAGuard guard(src.device());  // also called from Python, outside a kernel function's guard
   char msg[256] = "";
-  const int rc = ucutlass_batched_transpose_copy(src.data_ptr(), into.data_ptr(), src.size(0), rows, cols,
-                                                 static_cast<int>(src.element_size()),
-                                                 at::cuda::getCurrentCUDAStream(src.get_device()).stream(), msg,
-                                                 sizeof msg);
+  void* stream = at::cuda::getCurrentCUDAStream(src.get_device()).stream();
+  const int rc = rounding ? ucutlass_batched_transpose_to_bf16(src.data_ptr<float>(), into.data_ptr(), src.size(0), rows,
+                                                               cols, stream, msg, sizeof msg)
+                          : ucutlass_batched_transpose_copy(src.data_ptr(), into.data_ptr(), src.size(0), rows, cols,
+                                                            static_cast<int>(src.element_size()), stream, msg,
+                                                            sizeof msg);
   TORCH_CHECK(rc == 0 || rc == 1, msg);
   return rc == 0;
 }
@@ -124,16 +131,19 @@ bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_
 // Convolution operands in channels-last memory order (NWC, NHWC, NDHWC; filters KRSC),
 // which is what the kernels read: the tensor itself when it already is (torch.channels_last,
 // or the result of an earlier ucutlass conv), else one copy that reads and writes it once
-// (the tiled transpose for a contiguous tensor).
-torch::Tensor channels_last(const torch::Tensor& t) {
-  if (is_channels_last(t)) return t;
+// (the tiled transpose for a contiguous tensor). With `bf16`, an f32 tensor is rounded to bf16 in
+// that same pass (a kernel over bf16 roundings of f32 data, map::KernelConfig::bf16_operands).
+torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
+  const bool rounding = bf16 && t.scalar_type() == torch::kFloat;
+  if (is_channels_last(t)) return rounding ? t.to(torch::kBFloat16) : t;  // .to keeps a dense tensor's strides
   if (t.is_contiguous() && t.is_cuda()) {
-    torch::Tensor out = empty_channels_last(t.sizes().vec(), t.options());
+    torch::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(torch::kBFloat16) : t.options());
     if (tiled_transpose(t, out, t.size(1), t.numel() / (t.size(0) * t.size(1)))) return out;
   }
-  if (t.dim() == 4) return t.contiguous(at::MemoryFormat::ChannelsLast);
-  if (t.dim() == 5) return t.contiguous(at::MemoryFormat::ChannelsLast3d);
-  return t.transpose(1, 2).contiguous().transpose(1, 2);
+  const torch::Tensor src = rounding ? t.to(torch::kBFloat16) : t;
+  if (src.dim() == 4) return src.contiguous(at::MemoryFormat::ChannelsLast);
+  if (src.dim() == 5) return src.contiguous(at::MemoryFormat::ChannelsLast3d);
+  return src.transpose(1, 2).contiguous().transpose(1, 2);
 }
 
 // The solution's way back to PyTorch's contiguous [N, C, spatial...] memory, where an op after a conv
@@ -342,7 +352,7 @@ torch::Tensor conv3x3_residual_tf32(torch::Tensor x, torch::Tensor w, torch::Ten
 
 PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) {
   m.def("contiguous", &contiguous, "t in PyTorch's contiguous memory: a channels-last conv result through the tiled transpose", pybind11::arg("t"));
-  m.def("channels_last", &channels_last, "t in the conv kernels' channels-last memory (t itself when it is)", pybind11::arg("t"));
+  m.def("channels_last", &channels_last, "t in the conv kernels' channels-last memory (t itself when it is), rounded to bf16 on the way when bf16 is true", pybind11::arg("t"), pybind11::arg("bf16") = false);
   m.def("tf32_stack3", &tf32_stack3, "the 3xTF32 stack of an f32 tensor along its last axis", pybind11::arg("x"), pybind11::arg("a_side"));
   m.def("conv3x3_bias_relu", &conv3x3_bias_relu, "ucutlass kernel conv3x3_bias_relu", pybind11::arg("x"), pybind11::arg("w"), pybind11::arg("bias"),
         pybind11::arg("alpha") = 1.0);
