@@ -85,7 +85,7 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   // a tile over two groups, pingpong gives each group a whole one. Past 128 per thread (256: a 256x256
   // cooperative or 128x256 pingpong tile) they spill: on the H200 such tiles ran 12-14x slower than
   // the half-size tile of the same run (2026-11-30: level1/002 73.8 vs 5.28 ms, level1/008 9.16 vs
-  // 0.716, level2/015 TF32 6.09 vs 0.43; campaigns/gemmbf16a-v01-2026-11-30-165748, gemmbf16b-v01-2026-11-30-164546, v01-2026-11-30-053241).
+  // 0.716, level2/015 TF32 6.09 vs 0.43; campaigns/gemmbf16a-v01-2026-11-30-165748, gemmbf16b-v01-2026-11-30-170531, v01-2026-11-30-053241).
   double spill = 1.0;
   if (c.arch == ir::Arch::sm90a && !c.conv && c.math != ir::MathPath::simt) {
     const int groups = c.schedule == ir::KernelSchedule::cooperative ? 2 : 1;

@@ -87,6 +87,11 @@ TEST(Refine, AnInaccurateAttemptDefersPathsNoMoreAccurate) {
   EXPECT_EQ(next_candidates(r, {{0, nullopt, true}, {3, nullopt, true}}, 2, 1), (std::vector<size_t>{4, 5}));
   // A crash (not inaccurate) defers nothing.
   EXPECT_EQ(next_candidates(r, {{0, nullopt, false}}, 2, 1), (std::vector<size_t>{1, 2}));
+  // After a miss with nothing correct, a batch takes one candidate per accuracy rank above it (the
+  // K-stacked path and sm80 3xTF32), not two of the same rank.
+  const std::vector<Candidate> r2 = {with_math(M::tf32, 128), with_math(M::tf32, 256), with_math(M::tf32, 128, true),
+                                     with_math(M::tf32, 256, true), with_math(M::tf32x3, 128)};
+  EXPECT_EQ(next_candidates(r2, {{0, nullopt, true}, {1, nullopt, true}}, 2, 1), (std::vector<size_t>{2, 4}));
   EXPECT_LT(accuracy_rank(r[0].config), accuracy_rank(r[3].config));
   EXPECT_LT(accuracy_rank(r[3].config), accuracy_rank(r[4].config));
 }
