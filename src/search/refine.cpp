@@ -47,16 +47,16 @@ std::vector<size_t> next_candidates(const std::vector<Candidate>& ranked, const 
     if (out.size() < k && taken.insert(i).second) out.push_back(i);
   };
 
-  if (measured.size() < first_batch) {
-    for (const Candidate* c : diverse_top(ranked, first_batch)) take(index_of(c));
-  } else if (!best && missed >= 0) {
-    // Nothing correct yet and a path missed the tolerance: one candidate per accuracy rank, so a batch
-    // climbs past a whole class of paths at once instead of spending itself on tilings of the next
-    // rounding up (level2/017 spent two attempts on two TF32 tilings after bf16 and fp16 missed,
-    // H200 2026-11-30, campaigns/gemmhedge-v01-2026-11-30-170800.sqlite).
+  if (!best && missed >= 0) {
+    // Nothing correct yet and a path missed the tolerance (in the first batch too): one candidate per
+    // accuracy rank, so a batch climbs past a whole class of paths at once instead of spending itself
+    // on tilings of the next rounding up (level2/017 spent two attempts on two TF32 tilings after bf16
+    // and fp16 missed, H200 2026-11-30, campaigns/gemmhedge-v01-2026-11-30-170800.sqlite, twice).
     std::set<int> ranks;
     for (size_t i = 0; i < ranked.size() && out.size() < k; ++i)
       if (!taken.count(i) && ranks.insert(accuracy_rank(ranked[i].config)).second) take(i);
+  } else if (measured.size() < first_batch) {
+    for (const Candidate* c : diverse_top(ranked, first_batch)) take(index_of(c));
   } else if (best && *best < ranked.size()) {
     std::vector<size_t> near;
     for (const Candidate* c : neighbours(ranked, ranked[*best].config, ranked.size()))

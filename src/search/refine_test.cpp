@@ -89,9 +89,13 @@ TEST(Refine, AnInaccurateAttemptDefersPathsNoMoreAccurate) {
   EXPECT_EQ(next_candidates(r, {{0, nullopt, false}}, 2, 1), (std::vector<size_t>{1, 2}));
   // After a miss with nothing correct, a batch takes one candidate per accuracy rank above it (the
   // K-stacked path and sm80 3xTF32), not two of the same rank.
-  const std::vector<Candidate> r2 = {with_math(M::tf32, 128), with_math(M::tf32, 256), with_math(M::tf32, 128, true),
-                                     with_math(M::tf32, 256, true), with_math(M::tf32x3, 128)};
+  std::vector<Candidate> r2 = {with_math(M::tf32, 128), with_math(M::tf32, 256), with_math(M::tf32, 128, true),
+                               with_math(M::tf32, 256, true), with_math(M::tf32x3, 128)};
+  const double estimates[] = {1.0, 1.1, 4.0, 4.2, 5.0};  // the 3x paths beyond the first batch's hedge reach
+  for (size_t i = 0; i < r2.size(); ++i) r2[i].estimate_s = estimates[i];
   EXPECT_EQ(next_candidates(r2, {{0, nullopt, true}, {1, nullopt, true}}, 2, 1), (std::vector<size_t>{2, 4}));
+  // ... also while the first batch (here 4) is still being filled.
+  EXPECT_EQ(next_candidates(r2, {{0, nullopt, true}, {1, nullopt, true}}, 2, 4), (std::vector<size_t>{2, 4}));
   EXPECT_LT(accuracy_rank(r[0].config), accuracy_rank(r[3].config));
   EXPECT_LT(accuracy_rank(r[3].config), accuracy_rank(r[4].config));
 }
