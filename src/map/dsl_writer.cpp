@@ -61,7 +61,6 @@ std::string KernelConfig::summary() const {
   std::ostringstream o;
   o << ir::name_of(arch) << " " << ir::name_of(math);
   if (bf16_operands) o << " bf16-operands";
-  if (f16_operands) o << " f16-operands";
   if (k_stack3) o << " k-stacked 3x";
   if (subpixel) o << " sub-pixel";
   if (pad_channels) o << " padded-channels";

@@ -39,10 +39,6 @@ struct KernelConfig {
   // rounded per call, a parameter once per version. With k_stack3 the split is into bf16 parts instead
   // (3xBF16: hi = bf16(x), lo = bf16(x - hi), 2^-16 relative per product, at the bf16 tensor rate).
   bool bf16_operands = false;
-  // f32 operands rounded to fp16 instead (GEMMs, not K-stacked): 2^-11 against bf16's 2^-8, 8x less
-  // error where the values fit fp16's range (|x| < 65504, larger ones become Inf, which shows in the
-  // output); the hedge behind a bf16 rounding that missed the tolerance.
-  bool f16_operands = false;
   // A strided transposed conv run as a sub-pixel convolution (map/subpixel.h): an sm90a fprop
   // kernel over prod(stride) x Cout channels, the solution shuffling its output into place.
   bool subpixel = false;

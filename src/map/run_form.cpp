@@ -13,7 +13,6 @@ GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
   // rounding comes first: a channel pad fills 16-byte pixels of the type the kernel reads.
   GemmMatch run = m;
   if (c.bf16_operands && run.in == graph::DType::f32) run.in = graph::DType::bf16;
-  if (c.f16_operands && run.in == graph::DType::f32) run.in = graph::DType::f16;
   if (run.conv && !run.conv->subpixel && !run.conv->padded_from && !run.conv->space_to_depth) {
     std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(run)
                                  : c.pad_channels   ? channel_pad_match(run)

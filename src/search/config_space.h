@@ -28,7 +28,6 @@ struct MathChoice {
   bool speculative = false;  // may fail the tolerance; the GPU check decides
   bool k_stack3 = false;     // 3xTF32 by stacking K on sm90a TF32 (map::KernelConfig::k_stack3)
   bool bf16_operands = false;  // f32 operands rounded (or, K-stacked, split) to bf16 (map::KernelConfig)
-  bool f16_operands = false;   // f32 operands rounded to fp16 (map::KernelConfig)
 };
 
 // A GEMM whose two operands are both inputs (no parameter) with K at least this is expected to miss

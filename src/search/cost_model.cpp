@@ -205,7 +205,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   } else {
     copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
     copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
-    if (c.k_stack3 || c.bf16_operands || c.f16_operands) {
+    if (c.k_stack3 || c.bf16_operands) {
       // The split, per call for an input: one kernel of the program (codegen/tf32_split.h,
       // kSplitTrafficFactor); a bf16 rounding alone is one PyTorch copy (read f32, write bf16). A
       // parameter's split or rounding is built once and reused.

@@ -13,17 +13,15 @@ std::optional<size_t> best_measured(const std::vector<Measured>& measured) {
 }
 
 int accuracy_rank(const map::KernelConfig& c) {
-  // f32 operands rounded to bf16 (2^-8) sit below fp16 (2^-11, rounded to nearest) and TF32 (2^-10
-  // as the tensor cores truncate it); the 3xBF16 split (2^-16) above them, below 3xTF32 (2^-21).
-  // Native 16-bit operands only meet fast accumulation.
-  if (c.bf16_operands) return c.k_stack3 ? 5 : 1;
-  if (c.f16_operands) return 2;
+  // f32 operands rounded to bf16 (2^-9) sit below TF32 (2^-11); their 3xBF16 split (2^-16) above it,
+  // below 3xTF32 (2^-21). Native 16-bit operands only meet fast accumulation.
+  if (c.bf16_operands) return c.k_stack3 ? 4 : 1;
   switch (c.math) {
     case ir::MathPath::fast_accum: return 0;
-    case ir::MathPath::tf32: return c.k_stack3 ? 6 : 3;
-    case ir::MathPath::tensor_op: return 4;
-    case ir::MathPath::tf32x3: return 7;
-    case ir::MathPath::simt: return 8;
+    case ir::MathPath::tf32: return c.k_stack3 ? 5 : 2;
+    case ir::MathPath::tensor_op: return 3;
+    case ir::MathPath::tf32x3: return 6;
+    case ir::MathPath::simt: return 7;
   }
   return 0;
 }

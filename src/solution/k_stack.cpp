@@ -54,10 +54,10 @@ std::string stacked_operand(const graph::OpGraph& g, const std::string& kernel, 
   return "_ucutlass_stack3(" + e + ", " + side + ", " + k_dim + parts + ")";
 }
 
-std::string rounded_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
-                            const std::string& e, bool a_side, const std::string& type) {
+std::string rounded_to_bf16(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
+                            const std::string& e, bool a_side) {
   // Tensor.to keeps a dense operand's strides, so the kernel reads the layout the expression has.
-  const std::string rounded = e + ".to(" + type + ")";
+  const std::string rounded = e + ".to(torch.bfloat16)";
   if (!op.parameter) return rounded;
   return cached_param(kernel + (a_side ? ".a" : ".b"), g.tensors[op.tensor].id, rounded);
 }

@@ -21,10 +21,9 @@ extern const std::string_view kStack3Helpers;
 std::string stacked_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
                             const std::string& expr, bool a_side, const std::string& k_dim, bool bf16 = false);
 
-// An f32 operand expression rounded to `type` ("torch.bfloat16" or "torch.float16") for a kernel with
-// bf16_operands or f16_operands (map::KernelConfig): per call for an input, once per version for a
-// parameter.
-std::string rounded_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
-                            const std::string& expr, bool a_side, const std::string& type);
+// An f32 operand expression rounded to bf16 for a kernel with bf16_operands (map::KernelConfig): per
+// call for an input, once per version for a parameter.
+std::string rounded_to_bf16(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
+                            const std::string& expr, bool a_side);
 
 }  // namespace ucutlass::solution

@@ -256,8 +256,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   if (any(&map::KernelConfig::pad_channels)) f << kChannelPadHelpers.substr(1) << "\n";
   if (any(&map::KernelConfig::space_to_depth)) f << kSpaceToDepthHelpers.substr(1) << "\n";
   // Conv weights (every conv form), K-stacked and bf16-rounded operands go through the parameter cache.
-  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::bf16_operands) ||
-      any(&map::KernelConfig::f16_operands) || any(&map::KernelConfig::conv))
+  if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::bf16_operands) || any(&map::KernelConfig::conv))
     f << kParamCacheHelper.substr(1) << "\n";
 
   f << model_class;
@@ -300,10 +299,9 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       } else {
         a_expr = operand_expr(g, m.a, c.layout_a, m.k);
         b_expr = operand_expr(g, m.b, c.layout_b, m.k);
-        if (c.bf16_operands || c.f16_operands) {
-          const char* type = c.f16_operands ? "torch.float16" : "torch.bfloat16";
-          a_expr = rounded_operand(g, m.name, m.a, a_expr, true, type);
-          b_expr = rounded_operand(g, m.name, m.b, b_expr, false, type);
+        if (c.bf16_operands) {
+          a_expr = rounded_to_bf16(g, m.name, m.a, a_expr, true);
+          b_expr = rounded_to_bf16(g, m.name, m.b, b_expr, false);
         }
       }
       std::string call = "_ucutlass." + m.name + "(a=" + a_expr + ", b=" + b_expr;

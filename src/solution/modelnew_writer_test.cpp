@@ -163,20 +163,6 @@ TEST(ModelNewWriter, KStackedThreeTf32SplitsTheInputAndCachesTheWeightSplit) {
   EXPECT_EQ(v01.modelnew.find("_ucutlass_stack3"), std::string::npos);
 }
 
-TEST(ModelNewWriter, Fp16RoundingOfALinear) {
-  // The fp16 hedge of a bf16 rounding: x per call, W once per version, an f16 kernel writing f32.
-  graph::OpGraph g;
-  SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, &g,
-                                  [](const map::KernelConfig& c) { return c.f16_operands; });
-  ASSERT_EQ(s.error, "");
-  EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2.to(torch.float16), b=_ucutlass_cached(self, \"gemm0.b\", t0, "
-                            "lambda: t0.transpose(-1, -2).to(torch.float16)), bias=t1.reshape(-1))"),
-            std::string::npos)
-      << s.modelnew;
-  EXPECT_NE(s.modelnew.find(".with_types(a = f16, b = f16, c = void, d = f32, acc = f32)"), std::string::npos);
-  EXPECT_NE(s.modelnew.find("sm90a tensor_op f16-operands"), std::string::npos);
-}
-
 TEST(ModelNewWriter, KStackedThreeBf16SplitsBothInputsInTheirOwnLayouts) {
   // Under 1e-2 a GEMM of two inputs runs 3xBF16: k = 3K over bf16 parts, both inputs split per call
   // by the program's bf16 split, B read in its row-major layout (the split transposes; no copy first).
