@@ -515,7 +515,7 @@ def cmd_kb_eval(args):
 def cmd_static_check(args):
     _require_file(args.solution, "solution")
     with open(args.solution, encoding="utf-8") as f:
-        report = static_check.check_source(f.read(), backend=args.backend)
+        report = static_check.check_source(f.read(), backend=args.backend, precision=args.precision)
     data = dict(report.to_json(), passed=not report.errors, file=args.solution)
     _emit(data, args, "passed" if not report.errors else "\n".join(f"{r}: {m}" for r, m in report.errors))
     return 0
@@ -605,6 +605,7 @@ def build_parser():
     s = sub.add_parser("static-check", help="static rules on a solution source (no torch needed)")
     s.add_argument("solution")
     s.add_argument("--backend", choices=["cuda", "cutlass", "any"], default="cuda")
+    s.add_argument("--precision", choices=["fp32"], help="the problem's precision: fp32 forbids fp16 downcasts")
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_static_check)
 

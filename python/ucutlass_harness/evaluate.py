@@ -330,6 +330,10 @@ class Evaluation:
                                 self.result["problem"]["tolerance_override"], t.get("atol"), t.get("rtol"))
         self.tol = tol
         self.result["tolerance"] = tol.to_json()
+        # KernelBench's static precision rule: an fp32 problem's solution may not downgrade to fp16 (bf16
+        # and TF32 are the tolerance's business, reported as the precision policy).
+        downcasts = static_check.fp16_downcasts(sol_source) if out_dtype == "float32" else []
+        self.sig("static_fp16_downcast", bool(downcasts), "; ".join(downcasts[:5]))
         self.result["precision_policy"] = {
             "reference": "float64 (model and float inputs upcast)" if self.ref64 is not None else "native",
             "output_dtype_expected": out_dtype,

@@ -10,7 +10,7 @@ GAMING_SIGNALS = (
     "output_type", "static_try_except", "static_pass_statement", "static_subclass_reference",
     "static_no_custom_code", "static_no_cutlass", "static_no_modelnew", "pytorch_only", "side_stream",
     "result_reuse", "timed_audit", "input_mutation", "reads_uninitialized", "constant_output",
-    "persisting_l2", "below_sol",
+    "persisting_l2", "below_sol", "static_fp16_downcast",
 )
 # Signals that only inform (the reference's own problems, precision policy, suspicious speed).
 INFO_SIGNALS = ("input_specialization", "degenerate_reference", "nondeterministic_reference", "precision_downgrade",

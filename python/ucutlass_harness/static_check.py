@@ -8,6 +8,7 @@ custom code lives.
 """
 
 import ast
+import re
 from dataclasses import dataclass, field
 
 TIMER_TARGETS = {
@@ -155,8 +156,37 @@ class _Visitor(ast.NodeVisitor):
         self.generic_visit(node)
 
 
-def check_source(source, backend="cuda", reference_class="Model"):
-    """Check candidate source text; backend is "cuda", "cutlass" or "any"."""
+# Text that turns f32 data into fp16 somewhere in a solution, Python or the C++/CUDA in its strings.
+# KernelBench's static checker forbids such fp32 -> fp16 downgrades in fp32 problems (its
+# precision_downgrade rule) and leaves bf16 alone; these patterns are ours, written to the same rule.
+FP16_DOWNCAST_PATTERNS = [
+    (re.compile(r"\.half\s*\("), ".half()"),
+    (re.compile(r"\.to\s*\(\s*(dtype\s*=\s*)?torch\.(float16|half)\b"), ".to(torch.float16)"),
+    (re.compile(r"dtype\s*=\s*torch\.(float16|half)\b"), "dtype=torch.float16"),
+    (re.compile(r"\b__float2half\w*\s*\("), "__float2half"),
+    (re.compile(r"\b(__half2?|half2)\b"), "CUDA half types"),
+    (re.compile(r"\bcutlass::half_t\b"), "cutlass::half_t"),
+    (re.compile(r"\bCUDA_R_16F\b|\bCUBLAS_COMPUTE_32F_FAST_16F\b"), "cuBLAS fp16 types"),
+]
+
+
+def fp16_downcasts(source):
+    """The fp32 -> fp16 patterns in a source, as "line N: what" (empty when there are none). Python
+    comment lines are skipped; everything else counts, strings included (that is where CUDA lives)."""
+    found = []
+    for number, line in enumerate(source.splitlines(), 1):
+        if line.lstrip().startswith("#"):
+            continue
+        for pattern, what in FP16_DOWNCAST_PATTERNS:
+            if pattern.search(line):
+                found.append(f"line {number}: {what}")
+                break
+    return found
+
+
+def check_source(source, backend="cuda", reference_class="Model", precision=None):
+    """Check candidate source text; backend is "cuda", "cutlass" or "any". With precision "fp32" (the
+    problem's outputs are float32), an fp32 -> fp16 downgrade is an error (fp16_downcast)."""
     report = StaticReport()
     try:
         tree = ast.parse(source)
@@ -170,4 +200,7 @@ def check_source(source, backend="cuda", reference_class="Model"):
         report.errors.append(("no_custom_code", "source uses neither load_inline nor cpp_extension"))
     if backend == "cutlass" and "cute::" not in source and "cutlass::" not in source:
         report.errors.append(("no_cutlass", "cutlass backend: source mentions neither cute:: nor cutlass::"))
+    if precision == "fp32":
+        for where in fp16_downcasts(source):
+            report.errors.append(("fp16_downcast", f"{where} (an fp32 problem may not run in fp16)"))
     return report

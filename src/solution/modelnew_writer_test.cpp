@@ -47,13 +47,16 @@ SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile to
   return make_solution(problem, *g, r.gemms, configs, "/opt/cutlass");
 }
 
-nlohmann::json static_check(const std::string& source) {
+// `fp32`: the problem's outputs are f32, so the checker also applies KernelBench's fp32 -> fp16 rule.
+nlohmann::json static_check(const std::string& source, bool fp32 = false) {
   const std::string path = std::filesystem::temp_directory_path() / ("ucutlass_modelnew_test_" + std::to_string(::getpid()) + ".py");
   std::ofstream(path) << source;
   ProcessOptions o;
   o.extra_env = {"PYTHONPATH=" + std::string(UCUTLASS_SOURCE_DIR) + "/python"};
   o.timeout_s = 60;
-  ProcessResult p = run_process({"python3", "-m", "ucutlass_harness", "static-check", "--backend", "cutlass", "--json", path}, o);
+  std::vector<std::string> argv{"python3", "-m", "ucutlass_harness", "static-check", "--backend", "cutlass", "--json", path};
+  if (fp32) argv.insert(argv.end() - 1, {"--precision", "fp32"});
+  ProcessResult p = run_process(argv, o);
   std::filesystem::remove(path);
   EXPECT_TRUE(p.exited) << p.describe() << p.err;
   return nlohmann::json::parse(p.out, nullptr, false);
@@ -94,7 +97,7 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
     graph::OpGraph g;
     SolutionFiles s = best_solution(r.fixture, r.tol, &g);
     ASSERT_EQ(s.error, "");
-    nlohmann::json report = static_check(s.modelnew);
+    nlohmann::json report = static_check(s.modelnew, g.tensors[g.outputs.at(0)].dtype == graph::DType::f32);
     ASSERT_TRUE(report.is_object());
     EXPECT_EQ(report.value("errors", nlohmann::json::array()).size(), 0u) << report.dump(2) ;
     // Kernel calls: _ucutlass.NAME( for every name but the binding's layout and split helpers.

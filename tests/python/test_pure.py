@@ -106,6 +106,25 @@ def test_static_presence_rules():
     assert rules("def (:\n", "any") == ["syntax"]
 
 
+@pytest.mark.parametrize("line", [
+    "y = x.half()", "y = x.to(torch.float16)", "y = x.to(dtype=torch.half)", "z = torch.empty(3, dtype=torch.float16)",
+    "cuda = '__half h = __float2half(v);'", "cuda = 'half2 v;'", "cuda = 'using E = cutlass::half_t;'",
+    "cuda = 'cublasGemmEx(..., CUDA_R_16F, ...)'",
+])
+def test_fp16_downcast_is_an_error_in_an_fp32_problem_only(line):
+    src = HONEST + line + "\n"
+    errors = {r for r, _ in static_check.check_source(src, precision="fp32").errors}
+    assert errors == {"fp16_downcast"}
+    assert static_check.check_source(src).errors == []  # a problem in fp16 or of unknown precision
+
+
+def test_bf16_and_comments_are_not_fp16_downcasts():
+    src = (HONEST + "y = x.to(torch.bfloat16)\ncuda = '__nv_bfloat16 b = __float2bfloat16_rn(v);'\n"
+           "# x.half() would be an fp16 downcast\n")
+    assert static_check.fp16_downcasts(src) == []
+    assert static_check.fp16_downcasts(HONEST + "y = x.half()\n") == [f"line {HONEST.count(chr(10)) + 1}: .half()"]
+
+
 def test_static_warnings():
     src = HONEST + "class B(torch.nn.Module):\n    def forward(self, a, b):\n        return torch.matmul(a, b).half() @ b\n"
     warned = {r for r, _ in static_check.check_source(src).warnings}
