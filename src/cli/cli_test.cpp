@@ -191,14 +191,14 @@ TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   for (const char* f : {"modelnew.py", "kernel.dsl", "report.txt"}) EXPECT_TRUE(fs::exists(conv / f)) << f;
   std::ifstream dsl(conv / "kernel.dsl");
   const std::string text{std::istreambuf_iterator<char>(dsl), std::istreambuf_iterator<char>()};
-  // Under 1e-4 the conv runs K-stacked 3xTF32 on sm90a: the kernel sees 3 x 64 input channels.
+  // Under 1e-4 the conv runs K-stacked (3xBF16 first) on sm90a: the kernel sees 3 x 64 input channels.
   EXPECT_NE(text.find("kernel conv0 = conv2d(fprop, n = 32, h = 128, w = 128, c = 192, k = 128, r = 3, s = 3, pad = 1)\n"),
             std::string::npos)
       << text;
   std::ifstream py(conv / "modelnew.py");
   const std::string model{std::istreambuf_iterator<char>(py), std::istreambuf_iterator<char>()};
-  EXPECT_NE(model.find("_ucutlass.conv0(x=_ucutlass_stack3(t2, True, 1), w=_ucutlass_stack3_param(self, \"conv0.b\", t0, "
-                       "lambda: t0, False, 1)"),
+  EXPECT_NE(model.find("_ucutlass.conv0(x=_ucutlass_stack3(t2, True, 1, bf16=True), w=_ucutlass_stack3_param(self, "
+                       "\"conv0.b\", t0, lambda: t0, False, 1, bf16=True)"),
             std::string::npos)
       << model;
   EXPECT_FALSE(fs::exists(out / "o" / "depthwise_6_channels" / "modelnew.py"));

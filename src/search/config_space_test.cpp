@@ -36,7 +36,7 @@ TEST(MathPaths, FollowTheTolerance) {
   };
   const Row rows[] = {
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, 0,
-       "sm80/tf32x3 sm80/simt sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
+       "sm80/tf32x3 sm80/simt sm90a/tensor_op(k-stacked)(bf16) sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
       // Both operands inputs under 1e-4: K-stacked misses near-zero outputs, so sm80's 3xTF32 leads.
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, 4096,
        "sm80/tf32x3 sm80/simt sm90a/tf32(speculative)(k-stacked) "},
@@ -88,10 +88,13 @@ TEST(LegalCandidates, SpeculativeProbeIsOnePerBatch) {
   int speculative = 0;
   for (const Candidate* x : top) speculative += x->speculative;
   EXPECT_EQ(speculative, 1);
-  EXPECT_TRUE(top[0]->config.k_stack3) << top[0]->config.summary();  // the best honest 1e-4 path: K-stacked 3xTF32
-  EXPECT_TRUE(top[1]->speculative) << top[1]->config.summary();       // then the plain TF32 probe
-  // ... and sm80's 3xTF32, the other honest path within 3x, in case the first fails on the GPU.
-  EXPECT_TRUE(std::any_of(top.begin(), top.end(), [](const Candidate* x) { return x->config.math == ir::MathPath::tf32x3; }));
+  // The best honest 1e-4 path: K-stacked 3xBF16, then the plain TF32 probe.
+  EXPECT_TRUE(top[0]->config.k_stack3 && top[0]->config.bf16_operands) << top[0]->config.summary();
+  EXPECT_TRUE(top[1]->speculative) << top[1]->config.summary();
+  // ... and K-stacked 3xTF32, the more accurate path within 3x, in case the first misses on the GPU.
+  EXPECT_TRUE(std::any_of(top.begin(), top.end(), [](const Candidate* x) {
+    return x->config.k_stack3 && x->config.math == ir::MathPath::tf32;
+  }));
 }
 
 TEST(LegalCandidates, FirstBatchHedgesAnInputOnlyTf32GemmUnderV01) {

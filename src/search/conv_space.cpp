@@ -65,10 +65,9 @@ std::vector<Shape3> depthwise_tiles(const map::GemmMatch& m) {
 }
 
 // allowed_math_paths without K stacking unless `stackable`, plus sm80 tensor_op for 16-bit inputs.
-// f32 rounded to bf16 runs plain (the binding's channels-last copy rounds on the way), not K-stacked.
 std::vector<MathChoice> paths_for(graph::DType in, sol::ToleranceProfile tolerance, bool stackable) {
   std::vector<MathChoice> out = allowed_math_paths(in, tolerance);
-  std::erase_if(out, [&](const MathChoice& c) { return c.k_stack3 && (!stackable || c.bf16_operands); });
+  std::erase_if(out, [&](const MathChoice& c) { return c.k_stack3 && !stackable; });
   if (graph::dtype_bytes(in) == 2) out.push_back({Arch::sm80, MathPath::tensor_op, false});
   return out;
 }

@@ -189,7 +189,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
                     in_bytes;
       split_bytes = kSplitTrafficFactor * static_cast<double>(m.conv->x_elements) * (src_bytes + 3 * in_bytes);
     }
-    if (c.bf16_operands && src_bytes > in_bytes) {
+    if (c.bf16_operands && !c.k_stack3 && src_bytes > in_bytes) {
       // The rounding: the binding's transpose reads f32 and writes bf16 (priced above at bf16 both
       // ways); x already channels-last, or a form's helper output, takes a separate .to() pass.
       const double x = static_cast<double>(m.conv->x_elements);

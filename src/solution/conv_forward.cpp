@@ -100,27 +100,29 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
   if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.residual, bias_left, k_stack3, bf16);
   std::string x = var(g, m.a.tensor), w = var(g, m.b.tensor);
+  // A K-stacked conv splits into bf16 parts itself (3xBF16): nothing is rounded before the split.
+  const bool round = bf16 && !k_stack3;
   if (s.padded_from) {  // map/channel_pad.h: x per call, a weight parameter once per version
     const std::string c = std::to_string(s.c);
-    x = rounded_form("_ucutlass_pad_channels(" + x + ", " + c + ")", bf16);
-    const std::string padded_w = rounded_form("_ucutlass_pad_channels(" + w + ", " + c + ")", bf16);
+    x = rounded_form("_ucutlass_pad_channels(" + x + ", " + c + ")", round);
+    const std::string padded_w = rounded_form("_ucutlass_pad_channels(" + w + ", " + c + ")", round);
     w = m.b.parameter ? cached_param(m.name + ".w", w, padded_w) : padded_w;
   } else if (s.space_to_depth) {  // map/space_to_depth.h: x per call, a weight parameter once per version
     const map::ConvSpec::SpaceToDepth& b = *s.space_to_depth;
     x = rounded_form("_ucutlass_space_to_depth(" + x + ", " + spatial_tuple(b.stride, s.dims) + ", " +
                          spatial_tuple(b.pad, s.dims) + ", " + spatial_tuple(b.grid, s.dims) + ")",
-                     bf16);
+                     round);
     const std::string blocked_w =
-        rounded_form("_ucutlass_space_to_depth_filter(" + w + ", " + spatial_tuple(b.stride, s.dims) + ")", bf16);
+        rounded_form("_ucutlass_space_to_depth_filter(" + w + ", " + spatial_tuple(b.stride, s.dims) + ")", round);
     w = m.b.parameter ? cached_param(m.name + ".w", w, blocked_w) : blocked_w;
-  } else if (bf16) {  // the binding's channels-last copy rounds on the way: x per call, a weight once per version
+  } else if (round) {  // the binding's channels-last copy rounds on the way: x per call, a weight once per version
     x = rounded_channels_last(x, true);
     w = m.b.parameter ? cached_param(m.name + ".w", w, rounded_channels_last(w, true)) : rounded_channels_last(w, true);
   } else if (m.b.parameter && !k_stack3)  // the binding's layout copy of a weight, once per parameter version
     w = cached_param(m.name + ".w", w, rounded_channels_last(w, false));
-  if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp)
-    x = stacked_operand(g, m.name, m.a, x, true, "1");
-    w = stacked_operand(g, m.name, m.b, w, false, "1");
+  if (k_stack3) {  // forward convs with groups = 1 only (search/conv_space.cpp); a parameter's stack is cached
+    x = stacked_operand(g, m.name, m.a, x, true, "1", bf16);
+    w = stacked_operand(g, m.name, m.b, w, false, "1", bf16);
   }
   std::string call = "_ucutlass." + m.name + "(" + (s.transposed ? "dy=" : "x=") + x + ", w=" + w;
   if (fe.residual >= 0) call += ", c=" + var(g, fe.residual);

@@ -148,7 +148,8 @@ TEST(ModelNewWriter, KStackedThreeTf32SplitsTheInputAndCachesTheWeightSplit) {
   // Under 1e-4 the best honest nn.Linear path is sm90a TF32 over K-stacked split operands: the
   // kernel's k is 3K, x is split on every call, the weight's split is built once per version.
   graph::OpGraph g;
-  SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench, &g);
+  SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench, &g,
+                                  [](const map::KernelConfig& c) { return c.math == ir::MathPath::tf32; });
   ASSERT_EQ(s.error, "");
   EXPECT_NE(s.modelnew.find("kernel gemm0 = gemm(m = 1024, n = 8192, k = 24576)"), std::string::npos) << s.modelnew;
   EXPECT_NE(s.modelnew.find("sm90a tf32 k-stacked 3x"), std::string::npos);
@@ -190,8 +191,8 @@ TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
   graph::OpGraph g;
   SolutionFiles s = best_solution("level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, &g);
   ASSERT_EQ(s.error, "");
-  EXPECT_NE(s.modelnew.find("        _z_conv0 = _ucutlass.conv0(x=_ucutlass_stack3(t3, True, 1), w=_ucutlass_stack3_param("
-                            "self, \"conv0.b\", t1, lambda: _ucutlass_subpixel_filter(t1, (2, 2)), False, 1), "
+  EXPECT_NE(s.modelnew.find("        _z_conv0 = _ucutlass.conv0(x=_ucutlass_stack3(t3, True, 1, bf16=True), w=_ucutlass_stack3_param("
+                            "self, \"conv0.b\", t1, lambda: _ucutlass_subpixel_filter(t1, (2, 2)), False, 1, bf16=True), "
                             "bias=_ucutlass_cached(self, \"conv0.bias\", t2, lambda: t2.reshape(-1).repeat(4)))\n"
                             "        t4 = _ucutlass_pixel_shuffle(_z_conv0, (2, 2), (1, 1), (128, 128))\n"
                             "        t5 = torch.ops.aten.add.Tensor(t4, t0)\n"

@@ -68,12 +68,14 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   int64_t phases = 1;
   for (int64_t v : sp.stride) phases *= v;
   const std::string strides = spatial_tuple(sp.stride, s.dims), w = var(g, m.b.tensor);
-  const std::string filter = rounded_form("_ucutlass_subpixel_filter(" + w + ", " + strides + ")", bf16);
-  std::string x = bf16 ? rounded_channels_last(var(g, m.a.tensor), true) : var(g, m.a.tensor);
+  // Rounded to bf16 for a plain bf16 kernel; split into bf16 parts (3xBF16) when K-stacked.
+  const bool round = bf16 && !k_stack3;
+  const std::string filter = rounded_form("_ucutlass_subpixel_filter(" + w + ", " + strides + ")", round);
+  std::string x = round ? rounded_channels_last(var(g, m.a.tensor), true) : var(g, m.a.tensor);
   std::string weight = m.b.parameter ? cached_param(m.name + ".w", w, filter) : filter;
   if (k_stack3) {
-    x = stacked_operand(g, m.name, m.a, x, true, "1");
-    weight = stacked_operand(g, m.name, m.b, filter, false, "1");  // a parameter's stack is cached itself
+    x = stacked_operand(g, m.name, m.a, x, true, "1", bf16);
+    weight = stacked_operand(g, m.name, m.b, filter, false, "1", bf16);  // a parameter's stack is cached itself
   }
   std::string call = "_ucutlass." + m.name + "(x=" + x + ", w=" + weight;
   if (residual >= 0) call += ", c=" + var(g, residual);  // not reached: subpixel_match cuts the chain before one

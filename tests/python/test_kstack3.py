@@ -165,3 +165,23 @@ def test_bf16_stacked_product_meets_1e2_on_normal_inputs_where_one_rounding_does
         return int(((out.double() - ref).abs() > 1e-2 + 1e-2 * ref.abs()).sum())
 
     assert bad(stacked) == 0 and bad(plain) > 0
+
+
+def test_bf16_conv_channel_stacking_meets_1e4_where_one_rounding_does_not(helpers):
+    # Under 1e-4 a forward conv K-stacks into bf16 parts (3xBF16) along its channels, channels-last.
+    F = torch.nn.functional
+    g = torch.Generator().manual_seed(9)
+    x = torch.randn(2, 32, 12, 12, generator=g)
+    w = (torch.rand(16, 32, 3, 3, generator=g) * 2 - 1) / math.sqrt(32 * 9)
+    x3 = helpers["_ucutlass_stack3"](x, True, 1, True)
+    w3 = helpers["_ucutlass_stack3"](w, False, 1, True)
+    assert x3.dtype == torch.bfloat16 and list(x3.shape) == [2, 96, 12, 12]
+    assert x3.is_contiguous(memory_format=torch.channels_last) and w3.is_contiguous(memory_format=torch.channels_last)
+    ref = F.conv2d(x.double(), w.double(), padding=1)
+    stacked = F.conv2d(x3.double(), w3.double(), padding=1)
+    plain = F.conv2d(x.to(torch.bfloat16).double(), w.to(torch.bfloat16).double(), padding=1)
+
+    def bad(out):
+        return int(((out - ref).abs() > 1e-4 + 1e-4 * ref.abs()).sum())
+
+    assert bad(stacked) == 0 and bad(plain) > 0
