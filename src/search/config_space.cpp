@@ -100,7 +100,8 @@ std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfil
     // its case; an `incorrect` result defers it behind the more accurate TF32 paths (refine.h).
     // One rounding stays a probe there (speculative): it missed on the level-1 GEMMs but passed where
     // a softmax bounds the output (level2/027's bmm and level3/004's attention ran plain TF32), and
-    // then it is the fastest; the probe is the bf16 one, TF32 waits behind it (refine.h).
+    // then it is the fastest. The probe is whichever the estimate ranks first: TF32 where the bf16
+    // rounding copies cost more than the bf16 rate saves (level2/027, memory-bound), else bf16.
     if (input_only_k >= kTf32InputOnlyK)
       return {{Arch::sm90a, MathPath::tensor_op, false, true, true},
               {Arch::sm90a, MathPath::tf32, false, true},
