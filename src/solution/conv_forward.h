@@ -69,6 +69,7 @@ std::string plus_channel_bias(const graph::OpGraph& g, const map::GemmMatch& m, 
 std::string back_to_contiguous(const map::ConvSpec& s, const std::string& expr);
 
 // One comment line on the layout copies this kernel costs per call, for the solution's header.
-std::string conv_layout_comment(const map::GemmMatch& m);
+// `rounding`: the copies also round the f32 data to the kernel's bf16 (bf16_operands, plain form).
+std::string conv_layout_comment(const map::GemmMatch& m, bool rounding = false);
 
 }  // namespace ucutlass::solution

@@ -229,6 +229,11 @@ TEST(ModelNewWriter, ConvCallsTakePyTorchLayouts) {
             std::string::npos)
       << s.modelnew;
   EXPECT_NE(s.modelnew.find(".with_types(a = bf16, b = bf16, c = void, d = f32, acc = f32)"), std::string::npos);
+  // The rounding copy reads 4 bytes and writes 2 per element: 33.6 M elements, 201.3 MB.
+  EXPECT_NE(s.modelnew.find("#     layout copies per call (read + write): weight to KRSC (rounded to bf16) cached (once per "
+                            "parameter version), activation to channels-last (rounded to bf16) 201.3 MB; total 201.3 MB\n"),
+            std::string::npos)
+      << s.modelnew;
 
   // The depthwise conv (sm80 direct convolution) takes no bias: it is added per channel in PyTorch.
   s = best_solution("level1_022_conv2d_depthwise", sol::ToleranceProfile::kernelbench, &g);
