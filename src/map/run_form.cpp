@@ -12,7 +12,7 @@ GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
   // The kernel reads the operands the solution rounded (or split) to bf16; its output stays f32. The
   // rounding comes first: a channel pad fills 16-byte pixels of the type the kernel reads.
   GemmMatch run = m;
-  if (c.bf16_operands && run.in == graph::DType::f32) run.in = graph::DType::bf16;
+  run.in = run_input_type(m, c);
   if (run.conv && !run.conv->subpixel && !run.conv->padded_from && !run.conv->space_to_depth) {
     std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(run)
                                  : c.pad_channels   ? channel_pad_match(run)
@@ -21,6 +21,14 @@ GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
     if (r) run = *r;
   }
   return run;
+}
+
+graph::DType run_input_type(const GemmMatch& m, const KernelConfig& c) {
+  return c.bf16_operands && m.in == graph::DType::f32 ? graph::DType::bf16 : m.in;
+}
+
+bool rounds_in_layout_copy(const KernelConfig& c) {
+  return c.bf16_operands && !c.k_stack3 && !c.pad_channels && !c.space_to_depth;
 }
 
 int64_t forward_channels_per_group(const GemmMatch& run, const KernelConfig& c) {

@@ -8,6 +8,7 @@
 
 #include "compiler/frontend.h"
 #include "ir/operand_swap.h"
+#include "map/run_form.h"
 #include "search/conv_space.h"
 #include "search/cost_model.h"
 #include "search/refine.h"
@@ -153,7 +154,7 @@ std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathC
       base.layout_b = lb;
       base.k_stack3 = path.k_stack3;
       base.bf16_operands = path.bf16_operands;
-      const graph::DType run_in = path.bf16_operands ? graph::DType::bf16 : m.in;
+      const graph::DType run_in = map::run_input_type(m, base);
       if (path.arch == Arch::sm90a) {
         for (bool swap : {false, true}) {
           // sm80 cannot swap: CUTLASS 2.x turns a column-major output back into the unswapped problem.
@@ -281,13 +282,14 @@ std::vector<const Candidate*> diverse_top(const std::vector<Candidate>& ranked, 
     }
   // Paths more accurate than the best's come first: a batch of two then holds a hedge against the
   // best path missing the tolerance (two TF32 kernels on two architectures fail together).
-  std::set<std::tuple<ir::Arch, ir::MathPath, bool, bool>> paths;
-  if (best) paths.insert({best->config.arch, best->config.math, best->config.k_stack3, best->config.bf16_operands});
+  auto path_of = [](const KernelConfig& c) { return std::make_tuple(c.arch, c.math, c.k_stack3, c.bf16_operands); };
+  std::set<decltype(path_of(KernelConfig{}))> paths;
+  if (best) paths.insert(path_of(best->config));
   for (const bool more_accurate : {true, false})
     for (const Candidate& c : ranked)
       if (best && !c.speculative && c.estimate_s <= 3 * best->estimate_s &&
           (accuracy_rank(c.config) > accuracy_rank(best->config)) == more_accurate &&
-          paths.insert({c.config.arch, c.config.math, c.config.k_stack3, c.config.bf16_operands}).second)
+          paths.insert(path_of(c.config)).second)
         take(c);
   for (const Candidate& c : ranked)
     if (!c.speculative && !seen.count(family(c.config))) take(c);

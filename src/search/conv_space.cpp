@@ -101,7 +101,7 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
   base.conv = true;
   base.k_stack3 = path.k_stack3;
   base.bf16_operands = path.bf16_operands;
-  const graph::DType run_in = path.bf16_operands ? graph::DType::bf16 : m.in;
+  const graph::DType run_in = map::run_input_type(m, base);
   if (path.arch == Arch::sm90a) {
     // The conv as given, and the rewrites that let sm90a run it (map/run_form.h): a strided transposed
     // conv, which sm90a's dgrad does not run, as a sub-pixel fprop; a conv with short pixels with its

@@ -193,8 +193,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
       // The rounding: the binding's transpose reads f32 and writes bf16 (priced above at bf16 both
       // ways); x already channels-last, or a form's helper output, takes a separate .to() pass.
       const double x = static_cast<double>(m.conv->x_elements);
-      const bool plain = !c.pad_channels && !c.space_to_depth;
-      if (plain && m.conv->input_copy) copy_bytes += x * (src_bytes - in_bytes);
+      if (map::rounds_in_layout_copy(c) && m.conv->input_copy) copy_bytes += x * (src_bytes - in_bytes);
       else {
         split_bytes += x * (src_bytes + in_bytes);
         e.t_overhead += kLaunchSeconds;
@@ -203,8 +202,10 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
     }
     e.t_overhead += copy_bytes / (bw * kLayoutCopyFraction) + split_bytes / bw + copies * kLaunchSeconds + kConvCallSeconds;
   } else {
-    copy(m.a, c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
-    copy(m.b, c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
+    // A K-stacked operand is split from its own layout (the split reads either stride pattern,
+    // solution/modelnew_writer.cpp): only a strided one is copied first.
+    copy(m.a, c.k_stack3 ? m.a.natural : c.layout_a, static_cast<double>(m.m) * m.k * m.batch);
+    copy(m.b, c.k_stack3 ? m.b.natural : c.layout_b, static_cast<double>(m.k) * m.n * m.batch);
     if (c.k_stack3 || c.bf16_operands) {
       // The split, per call for an input: one kernel of the program (codegen/tf32_split.h,
       // kSplitTrafficFactor); a bf16 rounding alone is one PyTorch copy (read f32, write bf16). A

@@ -142,14 +142,6 @@ std::string shape_list(const std::vector<int64_t>& s) {
   return out + "]";
 }
 
-// Whether a conv's channels-last copies also round its f32 data to bf16 (conv_forward.h): a plain-form
-// kernel over bf16 roundings, not K-stacked (the split does that) and not a pad, space-to-depth or
-// sub-pixel form (their helpers' output is rounded by a .to of its own).
-bool rounds_in_copy(const map::GemmMatch& run, const map::KernelConfig& c) {
-  return run.conv && c.bf16_operands && !c.k_stack3 && !run.conv->padded_from && !run.conv->space_to_depth &&
-         !run.conv->subpixel;
-}
-
 }  // namespace
 
 std::string python_value(const nlohmann::json& v, const OpGraph& g) {
@@ -214,7 +206,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   for (size_t i = 0; i < in.gemms.size(); ++i)
     f << "#   " << map::describe(in.gemms[i]) << "\n#     " << in.configs[i].summary() << ", fused "
       << fused[i].steps << " of " << in.gemms[i].chain.size() << " epilogue step(s)\n"
-      << (in.gemms[i].conv ? "#     " + conv_layout_comment(in.gemms[i], rounds_in_copy(in.gemms[i], in.configs[i])) + "\n"
+      << (in.gemms[i].conv ? "#     " + conv_layout_comment(in.gemms[i], map::rounds_in_layout_copy(in.configs[i])) + "\n"
                            : "");
   f << "# The DSL program:\n";
   for (const std::string& line : split_lines(in.dsl)) f << "#   " << line << "\n";
