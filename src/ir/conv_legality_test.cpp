@@ -149,6 +149,9 @@ INSTANTIATE_TEST_SUITE_P(
              "not 'cpasync'"}},
         // The persistent ping-pong kernel: a whole tile per consumer warp group.
         Row{"sm90_pingpong", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong).with_tile(128, 128, 64)", {}},
+        Row{"sm90_tile_k_bytes", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong).with_tile(128, 64, 48)",
+            {"1:130: an sm90a convolution's tile K spans a power-of-two number of bytes (its shared-memory swizzle "
+             "atom); tile K = 48 bf16 is 96 bytes"}},
         Row{"sm90_pingpong_tile_m", FPROP_BF16 ".with_types(bf16).with_schedule(pingpong).with_tile(256, 64, 64)",
             {"1:130: the 'pingpong' conv schedule gives each consumer warp group a whole tile, so it takes tile M = "
              "64 or 128, not 256"}},

@@ -187,6 +187,19 @@ class ConvValidator {
       error(k_.d.span, "the TMA epilogue writes 16-byte vectors; " + str(cc.d) + " " + tname(k_.d.value) +
                            " output channels per pixel do not fill them",
             "output channels a multiple of " + str(out_vec) + " for a " + tname(k_.d.value) + " output");
+    // The shared-memory swizzle atom follows the K tile's row: 32, 64 or 128 bytes. A 96-byte row
+    // (48 bf16 channels) takes the 32-byte atom three times over, which CuTe's layout division in the
+    // conv mainloop rejects (static assertion "Stride Divisibility Condition"; nvcc, 2026-11-30, a bf16
+    // conv3d over 48 channels the search proposed).
+    const int64_t row_bytes = int64_t{k_.tile.value.k} * bits_of(k_.a.value) / 8;
+    if (row_bytes > 0 && (row_bytes & (row_bytes - 1)) != 0) {
+      const int64_t per32 = 256 / bits_of(k_.a.value);
+      error(k_.tile.span, "an sm90a convolution's tile K spans a power-of-two number of bytes (its shared-memory "
+                          "swizzle atom); tile K = " + str(k_.tile.value.k) + " " + tname(k_.a.value) + " is " +
+                              str(row_bytes) + " bytes",
+            "tile K = " + str(per32) + ", " + str(2 * per32) + " or " + str(4 * per32) + " for " + tname(k_.a.value));
+      return;
+    }
     // TMA im2col bounds (can_implement of the SM90 conv mainloop), per spatial rank.
     const int dims = p_.dims;
     const int64_t pad_limit = dims == 1 ? 65536 : dims == 2 ? 256 : 16;

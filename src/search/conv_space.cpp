@@ -41,13 +41,16 @@ std::vector<Shape3> conv_sm80_tiles(MathPath math, graph::DType in, bool grouped
 }
 
 // Tile K values for an sm90a conv over `channels` input channels (per group): the usual 64 16-bit / 32 f32,
-// and for fewer channels the smallest legal tile that holds them (wgmma K: 16 for 16-bit, 8 for TF32).
+// and for fewer channels the smallest legal tile that holds them (wgmma K: 16 for 16-bit, 8 for TF32, times a
+// power of two).
 // TMA im2col loads one filter tap's channel block per K step, so a 4-channel stem on a 32-deep tile
 // multiplies 28 zero channels per step (the cost model's channel-block factor).
 // A dgrad's GEMM K runs over the output channels (channels = 0): the usual tile K only.
 std::vector<int> conv_sm90_tile_ks(int64_t channels, graph::DType in) {
   const int usual = graph::dtype_bytes(in) == 4 ? 32 : 64, step = graph::dtype_bytes(in) == 4 ? 8 : 16;
-  const int fit = static_cast<int>((channels + step - 1) / step * step);
+  // A power-of-two multiple of the step (validate_conv: the swizzle atom wants 32, 64 or 128 bytes).
+  int fit = step;
+  while (fit < channels) fit *= 2;
   if (channels <= 0 || fit >= usual) return {usual};
   return {usual, fit};
 }

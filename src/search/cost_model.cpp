@@ -41,6 +41,7 @@ constexpr double kStreamKEfficiency = 0.92;
 constexpr double kSm80NarrowPixelConv = 0.115;  // measured, see estimate_time
 
 constexpr double kAccumulatorSpill = 0.075;  // measured, see shape_efficiency
+constexpr double kSm80Tf32x3Spill = 0.5;     // measured, see shape_efficiency
 
 int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
 
@@ -90,6 +91,16 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   if (c.arch == ir::Arch::sm90a && !c.conv && c.math != ir::MathPath::simt) {
     const int groups = c.schedule == ir::KernelSchedule::cooperative ? 2 : 1;
     if (area / (128.0 * groups) > 128) spill = kAccumulatorSpill;
+  }
+  // sm80's 3xTF32 mainloop keeps each operand fragment twice (big and small parts) beside the
+  // accumulators: at 128 f32 accumulators per thread (a 128x128 tile on the default 2x2 warps) it ran
+  // half as fast as the 128x64 tile of the same run on the H200 (2026-11-30, kernelbench campaign:
+  // level1/008 4.16 vs 2.05 ms, level1/010 4.55 vs 2.04, level1/018 8.16 vs 4.33, level1/012 0.596 vs
+  // 0.310; the grouped conv level1/023 2.70 vs 0.742; campaigns/kb-suite-*). Priced at half: the grouped
+  // conv lost more, but its 128x128 tile also covers two groups' channels.
+  if (c.arch == ir::Arch::sm80 && c.math == ir::MathPath::tf32x3) {
+    const int warps = c.warps.m * c.warps.n * c.warps.k > 0 ? c.warps.m * c.warps.n * c.warps.k : 4;
+    if (area / (32.0 * warps) >= 128) spill = kSm80Tf32x3Spill;
   }
   return size * schedule * cluster * spill;
 }

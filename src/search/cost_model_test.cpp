@@ -62,5 +62,24 @@ TEST(CostModel, AccumulatorsPastAWarpGroupsRegistersSpill) {
   EXPECT_LT(estimate_time(m, c, gpu).t_math, 2 * fits);
 }
 
+TEST(CostModel, Sm80ThreeTf32TilesOfAFullWarpTileRunAtHalfSpeed) {
+  // sm80's 3xTF32 mainloop at 128 accumulators per thread (128x128 on the default 2x2 warps) ran half
+  // as fast as 128x64 on the H200; the estimate must rank 128x64 first (it did the opposite).
+  const graph::OpGraph g = fixture("level1_001_gemm_square_4096");
+  const map::GemmMatch m = map::match_gemms(g).gemms.at(0);
+  const sol::GpuProfile gpu = sol::testing::h200();
+  map::KernelConfig c;
+  c.arch = ir::Arch::sm80;
+  c.math = ir::MathPath::tf32x3;
+  c.schedule = ir::KernelSchedule::multistage;
+  c.stages = 3;
+  c.tile = {128, 64, 16};
+  const double half = estimate_time(m, c, gpu).t_math;
+  c.tile = {128, 128, 16};
+  EXPECT_GT(estimate_time(m, c, gpu).t_math, 1.5 * half);
+  c.warps = {4, 2, 1};  // 64 accumulators per thread again
+  EXPECT_LT(estimate_time(m, c, gpu).t_math, 1.2 * half);
+}
+
 }  // namespace
 }  // namespace ucutlass::search
