@@ -96,7 +96,7 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   // accumulators: at 128 f32 accumulators per thread (a 128x128 tile on the default 2x2 warps) it ran
   // half as fast as the 128x64 tile of the same run on the H200 (2026-11-30, kernelbench campaign:
   // level1/008 4.16 vs 2.05 ms, level1/010 4.55 vs 2.04, level1/018 8.16 vs 4.33, level1/012 0.596 vs
-  // 0.310, the grouped conv level1/023 2.70 vs 0.742; campaigns/kbsuite-{a,b}-2026-11-30-*). Priced at
+  // 0.310, the grouped conv level1/023 2.70 vs 0.742; campaigns/kbsuite-{a,b}-2026-11-30.sqlite). Priced at
   // half: the grouped conv lost more, but its 128x128 tile also covers two groups' channels.
   if (c.arch == ir::Arch::sm80 && c.math == ir::MathPath::tf32x3) {
     const int warps = c.warps.m * c.warps.n * c.warps.k > 0 ? c.warps.m * c.warps.n * c.warps.k : 4;
