@@ -22,6 +22,7 @@
 #include "cli/command.h"
 #include "exec/baseline_file.h"
 #include "exec/harness_batch.h"
+#include "exec/unrecorded_evaluations.h"
 #include "graph/graph_reader.h"
 #include "graph/trace_cache.h"
 #include "map/gemm_match.h"
@@ -365,6 +366,13 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
     sched::Policy policy{a.epsilon, a.window, a.budget, a.suite_budget};
+    std::map<std::string, std::string> unrecorded = evaluation_result_files(out / "evals");
+    std::vector<ProblemPlace> places;
+    for (const Problem& p : problems)
+      if (p.skipped.empty()) places.push_back({p.name, p.dir, p.eager_ms, p.compile_ms});
+    const int adopted = record_unrecorded_evaluations(unrecorded, places, *store);
+    if (adopted > 0)
+      std::cerr << "resuming: " << adopted << " evaluation(s) a killed run finished but never stored, recorded now\n";
     std::vector<sched::ProblemState> states(problems.size());
     int resumed = 0;  // attempts an earlier run recorded
     for (size_t i = 0; i < problems.size(); ++i) {
@@ -413,23 +421,15 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       fs::path path;
       nlohmann::json recovered;  // the result of an evaluation a killed run finished but never recorded
     };
-    // Evaluations finished by a run that was killed before it recorded them: each round folder under
-    // evals/ holds its pairs.json and one result per pair, <index>_<solution stem>.json. Keyed by the
-    // solution file (two problems can share a program hash). Each is recorded, not repeated, when the
-    // scheduler gets to its candidate again (the ranking is deterministic, so it does).
-    std::map<std::string, std::string> unrecorded;
-    if (std::error_code ec; fs::is_directory(out / "evals", ec))
-      for (const auto& round_dir : fs::directory_iterator(out / "evals", ec)) {
-        const nlohmann::json round_pairs = read_result_file((round_dir.path() / "pairs.json").string());
-        if (!round_pairs.is_array()) continue;
-        for (size_t k = 0; k < round_pairs.size(); ++k) {
-          if (!round_pairs[k].is_object() || !round_pairs[k].contains("solution")) continue;
-          const fs::path solution = round_pairs[k]["solution"].get<std::string>();
-          char index[32];  // "%03zu_": any size_t fits
-          std::snprintf(index, sizeof index, "%03zu_", k);
-          unrecorded[solution.lexically_normal().string()] = (round_dir.path() / (index + solution.stem().string() + ".json")).string();
-        }
-      }
+    auto attempt_meta = [&](const Problem& p, const Pending& q) {
+      AttemptMeta m{p.name, q.files.hash, q.files.dsl, ""};
+      for (const auto& c : q.configs) m.config += (m.config.empty() ? "" : "; ") + c.summary();
+      return m;
+    };
+    // Evaluations finished by a run that was killed before it recorded them (exec/unrecorded_evaluations.h),
+    // keyed by the solution file (two problems can share a program hash). Each is recorded, not repeated,
+    // when the scheduler gets to its candidate again (the ranking is deterministic, so it does), or
+    // already above, from its meta file, when the store has not seen it.
     if (resumed > 0)
       std::cerr << "resuming: " << resumed << " attempt(s) already in " << store_path << " (never repeated)\n";
     // Up to `room` new attempts of problem i; candidates the store already has
@@ -508,6 +508,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       for (const Pending& q : batch) {
         if (!q.recovered.is_null()) continue;
         write_text(q.path, q.files.modelnew);
+        write_attempt_meta(q.path, attempt_meta(problems[q.problem], q));
         const Problem& p = problems[q.problem];
         // PyTorch's times once per problem: from --baselines, else measured with its first batch.
         pairs.push_back({p.problem_py, q.path.string(), p.sol_ms, states[q.problem].eager_ms > 0 ? "none" : "eager,compile"});
@@ -544,23 +545,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           deadline_hit = true;
           continue;
         }
-        store::AttemptRow row;
-        row.problem = p.name;
-        row.hash = q.files.hash;
-        row.dsl = q.files.dsl;
-        for (const auto& c : q.configs) row.config += (row.config.empty() ? "" : "; ") + c.summary();
-        row.verdict = result.value("verdict", "harness_error");
-        if (result.contains("timing") && result["timing"].is_object()) {
-          const auto& t = result["timing"];
-          if (t.contains("candidate") && t["candidate"].is_object()) row.time_ms = t["candidate"].value("median_ms", 0.0);
-          if (t.contains("eager") && t["eager"].is_object()) row.eager_ms = t["eager"].value("median_ms", 0.0);
-          if (t.contains("compile") && t["compile"].is_object()) row.compile_ms = t["compile"].value("median_ms", 0.0);
-        }
+        store::AttemptRow row = attempt_row(attempt_meta(p, q), result, done.wall_s);
         if (row.eager_ms <= 0) row.eager_ms = states[i].eager_ms;  // the baseline this attempt is judged against
         if (row.compile_ms <= 0) row.compile_ms = p.compile_ms;
-        row.signals = result.contains("signals") ? result["signals"].dump() : "[]";
-        row.result_json = result.dump();
-        row.wall_s = done.wall_s;
         store->record_attempt(row);
         ++used;
         attempt_wall_s += row.wall_s;
