@@ -304,7 +304,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       so.tolerance = *tol;
       sol::SolReport sol = sol::build_sol_report(p.graph, gpu, so);
       p.sol_ms = sol.floor_s() * 1e3;
-      p.matches = map::match_gemms(p.graph);
+      // After the SOL bound (the fused attention's): an attention-only problem's GEMMs become kernels.
+      p.matches = map::match_gemms_or_attention(p.graph);
       if (p.matches.gemms.empty()) p.skipped = "no GEMM or convolution to map; no custom kernel, so no solution";
     }
     if (p.skipped.empty()) {

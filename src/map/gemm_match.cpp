@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "graph/decompose_attention.h"
 #include "graph/node_args.h"
 #include "map/conv_match.h"
 
@@ -204,6 +205,12 @@ MatchReport match_gemms(const OpGraph& g) {
   }
   mark_conv_layout_copies(g, report);
   return report;
+}
+
+MatchReport match_gemms_or_attention(OpGraph& g) {
+  MatchReport r = match_gemms(g);
+  if (r.gemms.empty() && graph::decompose_attention(g) > 0) r = match_gemms(g);
+  return r;
 }
 
 FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
