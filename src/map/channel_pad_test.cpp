@@ -45,7 +45,7 @@ TEST(ChannelPad, AnRgbStemRunsWithFourF32Channels) {
   c.tile = {128, 64, 32};
   c.cluster = {1, 1, 1};
   c.schedule = ir::KernelSchedule::pingpong;
-  c.pad_channels = true;
+  c.form = ConvForm::padded_channels;
   EXPECT_EQ(c.summary(), "sm90a tf32 padded-channels 128x64x32 c1x1x1 pingpong");
   const std::string dsl = kernel_dsl(m, c);
   EXPECT_NE(dsl.find("conv2d(fprop, n = 64, h = 224, w = 224, c = 4, k = 64, r = 7, s = 7, pad = 3, stride = 2)"),
@@ -53,7 +53,7 @@ TEST(ChannelPad, AnRgbStemRunsWithFourF32Channels) {
       << dsl;
   FrontendResult fe = run_frontend("p.dsl", dsl + "\n");
   EXPECT_TRUE(fe.ok) << fe.diags->render();
-  c.pad_channels = false;
+  c.form = ConvForm::as_written;
   EXPECT_FALSE(run_frontend("u.dsl", kernel_dsl(m, c) + "\n").ok);  // 12-byte pixels: no TMA
   EXPECT_EQ(as_run(m, c).conv->c, 3);
 }

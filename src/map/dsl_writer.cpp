@@ -62,9 +62,9 @@ std::string KernelConfig::summary() const {
   o << ir::name_of(arch) << " " << ir::name_of(math);
   if (bf16_operands) o << " bf16-operands";
   if (k_stack3) o << " k-stacked 3x";
-  if (subpixel) o << " sub-pixel";
-  if (pad_channels) o << " padded-channels";
-  if (space_to_depth) o << " space-to-depth";
+  if (form == ConvForm::subpixel) o << " sub-pixel";
+  if (form == ConvForm::padded_channels) o << " padded-channels";
+  if (form == ConvForm::space_to_depth) o << " space-to-depth";
   if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;

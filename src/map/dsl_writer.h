@@ -11,6 +11,21 @@
 
 namespace ucutlass::map {
 
+// A convolution rewritten into one sm90a runs: each is a problem of its own, with the solution's
+// helpers turning the problem's tensors into it and back.
+enum class ConvForm {
+  as_written,
+  // A strided transposed conv run as a sub-pixel convolution (map/subpixel.h): an sm90a fprop
+  // kernel over prod(stride) x Cout channels, the solution shuffling its output into place.
+  subpixel,
+  // A forward conv whose input channels are not 16-byte pixels, run with them zero-padded so sm90a's
+  // TMA loads take it (map/channel_pad.h): the solution pads x per call and the weight once.
+  padded_channels,
+  // A strided forward conv over few channels run over its input's space-to-depth blocks
+  // (map/space_to_depth.h): the solution builds the blocked input per call and the weight once.
+  space_to_depth,
+};
+
 // The knobs the search varies. Zero / auto values are left to the front end.
 struct KernelConfig {
   ir::Arch arch = ir::Arch::sm90a;
@@ -39,15 +54,8 @@ struct KernelConfig {
   // rounded per call, a parameter once per version. With k_stack3 the split is into bf16 parts instead
   // (3xBF16: hi = bf16(x), lo = bf16(x - hi), 2^-16 relative per product, at the bf16 tensor rate).
   bool bf16_operands = false;
-  // A strided transposed conv run as a sub-pixel convolution (map/subpixel.h): an sm90a fprop
-  // kernel over prod(stride) x Cout channels, the solution shuffling its output into place.
-  bool subpixel = false;
-  // A forward conv whose input channels are not 16-byte pixels, run with them zero-padded so sm90a's
-  // TMA loads take it (map/channel_pad.h): the solution pads x per call and the weight once.
-  bool pad_channels = false;
-  // A strided forward conv over few channels run over its input's space-to-depth blocks
-  // (map/space_to_depth.h): the solution builds the blocked input per call and the weight once.
-  bool space_to_depth = false;
+  // How a convolution runs, when not as the problem writes it (map/run_form.h applies the form).
+  ConvForm form = ConvForm::as_written;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

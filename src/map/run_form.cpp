@@ -14,10 +14,10 @@ GemmMatch as_run(const GemmMatch& m, const KernelConfig& c) {
   GemmMatch run = m;
   run.in = run_input_type(m, c);
   if (run.conv && !run.conv->subpixel && !run.conv->padded_from && !run.conv->space_to_depth) {
-    std::optional<GemmMatch> r = c.subpixel         ? subpixel_match(run)
-                                 : c.pad_channels   ? channel_pad_match(run)
-                                 : c.space_to_depth ? space_to_depth_match(run)
-                                                    : std::nullopt;
+    std::optional<GemmMatch> r = c.form == ConvForm::subpixel          ? subpixel_match(run)
+                                 : c.form == ConvForm::padded_channels ? channel_pad_match(run)
+                                 : c.form == ConvForm::space_to_depth  ? space_to_depth_match(run)
+                                                                       : std::nullopt;
     if (r) run = *r;
   }
   return run;
@@ -28,7 +28,7 @@ graph::DType run_input_type(const GemmMatch& m, const KernelConfig& c) {
 }
 
 bool rounds_in_layout_copy(const KernelConfig& c) {
-  return c.bf16_operands && !c.k_stack3 && !c.pad_channels && !c.space_to_depth;
+  return c.bf16_operands && !c.k_stack3 && c.form != ConvForm::padded_channels && c.form != ConvForm::space_to_depth;
 }
 
 int64_t forward_channels_per_group(const GemmMatch& run, const KernelConfig& c) {

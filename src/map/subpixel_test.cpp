@@ -87,7 +87,7 @@ TEST(Subpixel, TheChainStopsBeforeAResidualAndTheConfigWritesTheFprop) {
   c.tile = {128, 128, 32};
   c.cluster = {1, 1, 1};
   c.schedule = ir::KernelSchedule::pingpong;
-  c.subpixel = true;
+  c.form = ConvForm::subpixel;
   EXPECT_EQ(c.summary(), "sm90a tf32 sub-pixel 128x128x32 c1x1x1 pingpong");
   const std::string dsl = kernel_dsl(plain, c);
   EXPECT_NE(dsl.find("conv2d(fprop, n = 32, h = 64, w = 64, c = 128, k = 256, r = 2, s = 2, pad = 1)"), std::string::npos) << dsl;
@@ -95,7 +95,7 @@ TEST(Subpixel, TheChainStopsBeforeAResidualAndTheConfigWritesTheFprop) {
   FrontendResult fe = run_frontend("s.dsl", dsl + "\n");
   EXPECT_TRUE(fe.ok) << fe.diags->render();
   EXPECT_EQ(as_run(as_run(plain, c), c).conv->k, 256);  // idempotent
-  c.subpixel = false;
+  c.form = ConvForm::as_written;
   EXPECT_TRUE(as_run(plain, c).conv->transposed);
 }
 

@@ -232,16 +232,14 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
 namespace {
 
 auto family(const KernelConfig& c) {
-  return std::make_tuple(static_cast<int>(c.arch), static_cast<int>(c.math), c.k_stack3, c.bf16_operands, c.subpixel, c.pad_channels,
-                         c.space_to_depth,
+  return std::make_tuple(static_cast<int>(c.arch), static_cast<int>(c.math), c.k_stack3, c.bf16_operands, static_cast<int>(c.form),
                          c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap);
 }
 
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   int d = 0;
   d += a.math != b.math || a.arch != b.arch || a.k_stack3 != b.k_stack3 || a.bf16_operands != b.bf16_operands;
-  d += a.subpixel != b.subpixel || a.pad_channels != b.pad_channels ||
-       a.space_to_depth != b.space_to_depth;  // a different problem form
+  d += a.form != b.form;  // a different problem form  // a different problem form
   d += !(a.tile == b.tile);
   d += !(a.cluster == b.cluster);
   d += a.schedule != b.schedule;

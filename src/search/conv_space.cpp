@@ -113,15 +113,15 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
     if (!(base.k_stack3 && m.conv && m.conv->transposed)) forms.push_back(base);  // a dgrad does not stack
     if (m.conv && map::subpixel_eligible(*m.conv)) {
       forms.push_back(base);
-      forms.back().subpixel = true;
+      forms.back().form = map::ConvForm::subpixel;
     }
     if (m.conv && map::channel_pad_eligible(*m.conv, run_in)) {
       forms.push_back(base);
-      forms.back().pad_channels = true;
+      forms.back().form = map::ConvForm::padded_channels;
     }
     if (m.conv && map::space_to_depth_eligible(*m.conv, run_in)) {
       forms.push_back(base);
-      forms.back().space_to_depth = true;
+      forms.back().form = map::ConvForm::space_to_depth;
     }
     for (const map::KernelConfig& form : forms) {
       const std::vector<int> ks = conv_sm90_tile_ks(map::forward_channels_per_group(map::as_run(m, form), form), run_in);
@@ -139,7 +139,7 @@ std::vector<map::KernelConfig> enumerate_conv_configs(const map::GemmMatch& m, c
           add(tile, cluster, ir::KernelSchedule::warpspecialized);
       // The persistent kernel (fprop; validate_conv.h): two consumer warp groups split tile M
       // (cooperative) or take alternate tiles (pingpong).
-      if (m.conv && m.conv->transposed && !form.subpixel) continue;
+      if (m.conv && m.conv->transposed && form.form != map::ConvForm::subpixel) continue;
       for (const TileMN& tile : kSm90CooperativeTiles) add(tile, {1, 1, 1}, ir::KernelSchedule::cooperative);
       for (const TileMN& tile : kSm90PingpongTiles) add(tile, {1, 1, 1}, ir::KernelSchedule::pingpong);
     }

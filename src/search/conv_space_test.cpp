@@ -47,8 +47,9 @@ std::string placed(const std::string& fixture, sol::ToleranceProfile tol) {
     const map::KernelConfig& c = lists[i][best].config;
     const map::FusedEpilogue f = map::fusable_prefix(map::as_run(m, c), c.arch);
     s += m.name + " " + std::string(ir::name_of(c.arch)) + " " + std::string(ir::name_of(c.math)) +
-         (c.bf16_operands ? " bf16-operands" : "") + (c.k_stack3 ? " k-stacked" : "") + (c.subpixel ? " sub-pixel" : "") +
-         (c.pad_channels ? " padded-channels" : "") + (c.space_to_depth ? " space-to-depth" : "") + " fused " +
+         (c.bf16_operands ? " bf16-operands" : "") + (c.k_stack3 ? " k-stacked" : "") + (c.form == map::ConvForm::subpixel ? " sub-pixel" : "") +
+         (c.form == map::ConvForm::padded_channels ? " padded-channels" : "") +
+         (c.form == map::ConvForm::space_to_depth ? " space-to-depth" : "") + " fused " +
          std::to_string(f.steps) + "/" + std::to_string(m.chain.size()) + ": " + map::conv_operation_dsl(*m.conv) + "\n";
   }
   for (const std::string& n : r.notes) s += "note: " + n + "\n";
@@ -220,7 +221,7 @@ TEST(ConvSpace, FewChannelsTakeANarrowTileK) {
       legal_candidates(first_conv("level1_020_conv2d_strided_7x7"), sol::ToleranceProfile::kernelbench_v01, h200());
   ASSERT_FALSE(stem.empty());
   EXPECT_EQ(stem.front().config.summary(), "sm90a tf32 space-to-depth 128x64x16 c1x1x1 pingpong");
-  const auto padded = std::find_if(stem.begin(), stem.end(), [](const Candidate& c) { return c.config.pad_channels; });
+  const auto padded = std::find_if(stem.begin(), stem.end(), [](const Candidate& c) { return c.config.form == map::ConvForm::padded_channels; });
   ASSERT_NE(padded, stem.end());
   EXPECT_EQ(padded->config.summary(), "sm90a tf32 padded-channels 128x64x8 c1x1x1 pingpong");
   const std::vector<Candidate> c16 =

@@ -253,9 +253,12 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
     return std::any_of(in.configs.begin(), in.configs.end(), [&](const map::KernelConfig& c) { return c.*flag; });
   };
   if (any(&map::KernelConfig::k_stack3)) f << kStack3Helpers.substr(1) << "\n";
-  if (any(&map::KernelConfig::subpixel)) f << kSubpixelHelpers.substr(1) << "\n";
-  if (any(&map::KernelConfig::pad_channels)) f << kChannelPadHelpers.substr(1) << "\n";
-  if (any(&map::KernelConfig::space_to_depth)) f << kSpaceToDepthHelpers.substr(1) << "\n";
+  auto any_form = [&](map::ConvForm form) {
+    return std::any_of(in.configs.begin(), in.configs.end(), [&](const map::KernelConfig& c) { return c.form == form; });
+  };
+  if (any_form(map::ConvForm::subpixel)) f << kSubpixelHelpers.substr(1) << "\n";
+  if (any_form(map::ConvForm::padded_channels)) f << kChannelPadHelpers.substr(1) << "\n";
+  if (any_form(map::ConvForm::space_to_depth)) f << kSpaceToDepthHelpers.substr(1) << "\n";
   // Conv weights (every conv form), K-stacked and bf16-rounded operands go through the parameter cache.
   if (any(&map::KernelConfig::k_stack3) || any(&map::KernelConfig::bf16_operands) || any(&map::KernelConfig::conv))
     f << kParamCacheHelper.substr(1) << "\n";
