@@ -81,10 +81,26 @@ std::vector<Shape3> sm80_tiles(MathPath math, graph::DType in) {
   return {{128, 256, k}, {128, 128, k}, {128, 64, k}, {64, 128, k}, {64, 64, k}};
 }
 
+// The math paths by name, for the lists below.
+const MathChoice kTf32{.arch = Arch::sm90a, .math = MathPath::tf32};
+const MathChoice kSm80Tf32{.arch = Arch::sm80, .math = MathPath::tf32};
+const MathChoice kSm80Tf32x3{.arch = Arch::sm80, .math = MathPath::tf32x3};
+const MathChoice kSm80Simt{.arch = Arch::sm80, .math = MathPath::simt};
+const MathChoice kNative16{.arch = Arch::sm90a, .math = MathPath::tensor_op};
+const MathChoice kBf16Rounded{.arch = Arch::sm90a, .math = MathPath::tensor_op, .bf16_operands = true};
+const MathChoice kTf32KStacked{.arch = Arch::sm90a, .math = MathPath::tf32, .k_stack3 = true};
+const MathChoice kBf16KStacked{.arch = Arch::sm90a, .math = MathPath::tensor_op, .k_stack3 = true, .bf16_operands = true};
+
+MathChoice speculative(MathChoice c) {
+  c.speculative = true;
+  return c;
+}
+
 }  // namespace
 
+
 std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance, int64_t input_only_k) {
-  if (in != graph::DType::f32) return {{Arch::sm90a, MathPath::tensor_op, false}};
+  if (in != graph::DType::f32) return {kNative16};
   if (tolerance == sol::ToleranceProfile::kernelbench_v01) {
     // Under 1e-2 plain TF32 passes the problem's own inputs (gpu.md), so sm80 runs it too (one pass,
     // not 3xTF32's three) where sm90a has no kernel: strided dgrad, grouped convs, misaligned rows.
@@ -104,16 +120,8 @@ std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfil
     // then it is the fastest. The probe is whichever the estimate ranks first: TF32 where the bf16
     // rounding copies cost more than the bf16 rate saves (level2/027, memory-bound), else bf16.
     if (input_only_k >= kTf32InputOnlyK)
-      return {{Arch::sm90a, MathPath::tensor_op, false, true, true},
-              {Arch::sm90a, MathPath::tf32, false, true},
-              {Arch::sm80, MathPath::tf32x3, false},
-              {Arch::sm90a, MathPath::tensor_op, true, false, true},
-              {Arch::sm90a, MathPath::tf32, true}};
-    return {{Arch::sm90a, MathPath::tensor_op, false, false, true},
-            {Arch::sm90a, MathPath::tf32, false},
-            {Arch::sm80, MathPath::tf32, false},
-            {Arch::sm90a, MathPath::tf32, false, true},
-            {Arch::sm80, MathPath::tf32x3, false}};
+      return {kBf16KStacked, kTf32KStacked, kSm80Tf32x3, speculative(kBf16Rounded), speculative(kTf32)};
+    return {kBf16Rounded, kTf32, kSm80Tf32, kTf32KStacked, kSm80Tf32x3};
   }
   // Under 1e-4: 3xTF32, as sm80's mainloop and as sm90a TF32 over K-stacked split operands (near-f32
   // accuracy at the wgmma rate, a third of TF32's speed), exact SIMT, and plain TF32 as a probe.
@@ -129,12 +137,8 @@ std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfil
   // both (bench/kstack_accumulation.py's model: worst error 0.14 of the tolerance either way at
   // K = 8192), at 1.7x the rate. Not yet measured on the GPU: a miss defers it behind K-stacked 3xTF32.
   if (input_only_k >= kTf32InputOnlyK)
-    return {{Arch::sm80, MathPath::tf32x3, false}, {Arch::sm80, MathPath::simt, false}, {Arch::sm90a, MathPath::tf32, true, true}};
-  return {{Arch::sm80, MathPath::tf32x3, false},
-          {Arch::sm80, MathPath::simt, false},
-          {Arch::sm90a, MathPath::tensor_op, false, true, true},
-          {Arch::sm90a, MathPath::tf32, false, true},
-          {Arch::sm90a, MathPath::tf32, true}};
+    return {kSm80Tf32x3, kSm80Simt, speculative(kTf32KStacked)};
+  return {kSm80Tf32x3, kSm80Simt, kBf16KStacked, kTf32KStacked, speculative(kTf32)};
 }
 
 std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathChoice& path) {
