@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The suite as the latest measurement of each problem, across several campaign stores.
 
-    python3 bench/suite_latest.py STORE.sqlite [STORE.sqlite ...] [--out FILE]
+    python3 bench/suite_latest.py STORE.sqlite [STORE.sqlite ...] [--out FILE] [--profile-atol ATOL]
 
 Stores are given oldest first. Each problem takes its figures from the last store that made an attempt
 on it (not the store where it did best: that would pick the luckiest draw), its speedup being that
@@ -13,6 +13,11 @@ with the default budget): the stores ran at different commits, with different bu
 machines of one kind (each store's campaign-state JSON under bench/results/ names its commit). The JSON
 names the store (with its SHA-256) and the attempt count behind every problem.
 Without --out it prints the table only.
+
+--profile-atol ATOL counts a verified attempt only if, in every correctness trial where the harness widened
+atol beyond ATOL to PyTorch's own fp32 error (evaluate.Evaluation.trial_atols), its largest error stayed
+within ATOL: a floor for what the suite would be without that rule (an attempt it drops may still have
+passed through rtol).
 """
 import argparse
 import hashlib
@@ -26,13 +31,25 @@ sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 import provenance  # noqa: E402
 
 
-def read_store(path):
+def within_profile_atol(result_json, atol):
+    """Every trial whose atol the harness widened past `atol` kept its largest error within `atol`."""
+    trials = json.loads(result_json or "{}").get("correctness", {}).get("trials", [])
+    return all((t.get("max_abs_err") or 0.0) <= atol for t in trials if max(t.get("atol") or [atol]) > atol)
+
+
+def read_store(path, profile_atol=None):
     """{problem: {eager_ms, best_ms or None, attempts}} for the problems the store attempted, the store's
     campaign table (its settings) and the names of every problem it holds."""
     db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
     rows = db.execute(
         "select p.name, p.eager_ms, min(case when a.verdict = 'ok' then a.time_ms end), count(a.id) "
         "from problems p join attempts a on a.problem = p.name group by p.name").fetchall()
+    if profile_atol is not None:
+        best = {}
+        for name, ms, result in db.execute("select problem, time_ms, result_json from attempts where verdict = 'ok'"):
+            if within_profile_atol(result, profile_atol) and (name not in best or ms < best[name]):
+                best[name] = ms
+        rows = [(r[0], r[1], best.get(r[0]), r[3]) for r in rows]
     campaign = dict(db.execute("select key, value from campaign").fetchall())
     names = [r[0] for r in db.execute("select name from problems")]
     db.close()
@@ -43,10 +60,11 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("stores", nargs="+", help="campaign stores, oldest first")
     ap.add_argument("--out", help="write the JSON here")
+    ap.add_argument("--profile-atol", type=float, help="only attempts within this atol where the harness widened it")
     args = ap.parse_args(argv)
     latest, suite, sources = {}, set(), []
     for path in args.stores:
-        problems, campaign, names = read_store(path)
+        problems, campaign, names = read_store(path, args.profile_atol)
         suite.update(names)
         sources.append({"store": str(path), "sha256": hashlib.sha256(pathlib.Path(path).read_bytes()).hexdigest(),
                         "problems_attempted": len(problems), "campaign": campaign})
@@ -73,7 +91,7 @@ def main(argv):
         report = {"kind": "ucutlass-suite-latest", "date": provenance.now().isoformat(), **provenance.command(),
                   "git": provenance.git_state(), "sources": sources, "problems": table,
                   "suite_geomean": geomean, "verified_geomean": verified_geomean, "verified": len(verified),
-                  "wins": wins, "note": "latest measurement per problem across the stores (bench/suite_latest.py); "
+                  "wins": wins, "profile_atol": args.profile_atol, "note": "latest measurement per problem across the stores (bench/suite_latest.py); "
                                         "not one campaign"}
         pathlib.Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
         print(f"wrote {args.out}")

@@ -45,3 +45,34 @@ def test_each_problem_takes_the_last_store_that_attempted_it(tmp_path):
     assert rows["d"]["speedup"] == 1.0 and rows["d"]["store"] is None  # never attempted
     assert math.isclose(d["suite_geomean"], (2.0 * 1.0 * 2.0 * 1.0) ** 0.25)
     assert d["verified"] == 2 and d["wins"] == 2 and all(len(s["sha256"]) == 64 for s in d["sources"])
+
+
+def test_profile_atol_drops_attempts_only_the_widened_atol_let_through(tmp_path):
+    path = tmp_path / "kb.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
+                               status TEXT);
+        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, verdict TEXT, time_ms REAL,
+                               result_json TEXT);
+    """)
+    db.execute("INSERT INTO problems VALUES ('a', '', 0, 4.0, 0, '')")
+
+    def trials(*pairs):  # (atol, max_abs_err) per trial
+        return json.dumps({"correctness": {"trials": [{"atol": [a], "max_abs_err": e} for a, e in pairs]}})
+    # The fast attempt passed its N(0, 1) trial at 3e-4 only because atol was widened to 4e-3; the slow one
+    # stayed within 1e-4 everywhere (a widened trial it did not need).
+    db.execute("INSERT INTO attempts (problem, seq, verdict, time_ms, result_json) VALUES ('a', 1, 'ok', 1.0, ?)",
+               (trials((1e-4, 5e-5), (4e-3, 3e-4)),))
+    db.execute("INSERT INTO attempts (problem, seq, verdict, time_ms, result_json) VALUES ('a', 2, 'ok', 2.0, ?)",
+               (trials((1e-4, 5e-5), (4e-3, 8e-5)),))
+    db.commit()
+    db.close()
+    script = str(REPO / "bench" / "suite_latest.py")
+    for extra, speedup in (([], 4.0), (["--profile-atol", "1e-4"], 2.0)):
+        out = tmp_path / "suite.json"
+        r = subprocess.run([sys.executable, script, str(path), "--out", str(out)] + extra, capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(out.read_text())["problems"][0]["speedup"] == speedup
