@@ -277,15 +277,19 @@ std::string conv_operation_dsl(const ConvSpec& s) {
   return o + ")";
 }
 
-double conv_layout_copy_bytes(const GemmMatch& m) {
-  if (!m.conv) return 0;
+ConvLayoutCopies conv_layout_copies(const GemmMatch& m, bool rounding) {
+  ConvLayoutCopies c;
+  if (!m.conv) return c;
   const double in = graph::dtype_bytes(m.in), out = graph::dtype_bytes(m.out);
+  const double per_element = rounding ? graph::dtype_bytes(graph::DType::f32) + in : 2.0 * in;
   // A weight parameter's copy is cached by the solution (solution/conv_forward.h): once per version.
-  double bytes = m.b.parameter ? 0.0 : 2.0 * static_cast<double>(m.conv->w_elements) * in;
-  if (m.conv->input_copy) bytes += 2.0 * static_cast<double>(m.conv->x_elements) * in;
-  if (m.conv->output_copy) bytes += 2.0 * static_cast<double>(m.conv->y_elements) * out;
-  return bytes;
+  if (!m.b.parameter) c.weight = per_element * static_cast<double>(m.conv->w_elements);
+  if (m.conv->input_copy) c.activation = per_element * static_cast<double>(m.conv->x_elements);
+  if (m.conv->output_copy) c.result = 2.0 * static_cast<double>(m.conv->y_elements) * out;
+  return c;
 }
+
+double conv_layout_copy_bytes(const GemmMatch& m) { return conv_layout_copies(m).total(); }
 
 double conv_kernel_bytes(const GemmMatch& m) {
   if (!m.conv) return 0;

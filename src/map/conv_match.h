@@ -43,10 +43,16 @@ void mark_conv_layout_copies(const graph::OpGraph& g, MatchReport& r);
 // "conv_transpose2d(n = ..., c = Cin, k = Cout, ...)".
 std::string conv_operation_dsl(const ConvSpec& s);
 
-// Bytes the PyTorch side copies per call for layouts: the activation to
-// channels-last (unless input_copy is false), the weight to KRSC (every
-// call: the binding converts it), the result back when output_copy. Each
-// copy reads and writes its tensor once.
+// Bytes the PyTorch side copies per call for layouts, per tensor: the weight to KRSC (0 for a
+// parameter, whose copy the solution caches), the activation to channels-last (unless input_copy is
+// false), the result back when output_copy. Each copy reads and writes its tensor once; with
+// `rounding` the weight's and activation's copies read f32 and write the kernel's type (m as it runs).
+struct ConvLayoutCopies {
+  double weight = 0, activation = 0, result = 0;
+  double total() const { return weight + activation + result; }
+};
+ConvLayoutCopies conv_layout_copies(const GemmMatch& m, bool rounding = false);
+// Their total without rounding.
 double conv_layout_copy_bytes(const GemmMatch& m);
 // DRAM bytes the kernel itself moves at best: activation, weight, result once.
 double conv_kernel_bytes(const GemmMatch& m);

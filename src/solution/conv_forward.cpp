@@ -138,19 +138,15 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
 
 std::string conv_layout_comment(const map::GemmMatch& m, bool rounding) {
   const map::ConvSpec& s = *m.conv;
-  const double in = graph::dtype_bytes(m.in), out = graph::dtype_bytes(m.out);
   // A rounding copy reads the f32 data and writes the kernel's bf16 (rounded_channels_last).
-  const double per_element = rounding ? 4.0 + in : 2.0 * in;
-  const double w = m.b.parameter ? 0.0 : per_element * static_cast<double>(s.w_elements);
-  const double x = s.input_copy ? per_element * static_cast<double>(s.x_elements) : 0.0;
-  const double y = s.output_copy ? 2.0 * static_cast<double>(s.y_elements) * out : 0.0;
+  const map::ConvLayoutCopies bytes = map::conv_layout_copies(m, rounding);
   const std::string to = rounding ? " (rounded to bf16) " : " ";
   std::string text = "layout copies per call (read + write): weight to KRSC" + to +
-                     (m.b.parameter ? "cached (once per parameter version)" : megabytes(w));
-  text += s.input_copy ? ", activation to channels-last" + to + megabytes(x)
+                     (m.b.parameter ? "cached (once per parameter version)" : megabytes(bytes.weight));
+  text += s.input_copy ? ", activation to channels-last" + to + megabytes(bytes.activation)
                        : ", activation already channels-last (an earlier conv kernel's result)";
-  if (s.output_copy) text += ", result back to contiguous " + megabytes(y);
-  return text + "; total " + megabytes(w + x + y);
+  if (s.output_copy) text += ", result back to contiguous " + megabytes(bytes.result);
+  return text + "; total " + megabytes(bytes.total());
 }
 
 }  // namespace ucutlass::solution
