@@ -1,9 +1,9 @@
 #include "exec/unrecorded_evaluations.h"
 
 #include <cstdio>
-#include <fstream>
 
 #include "exec/harness_batch.h"
+#include "support/file_text.h"
 
 namespace ucutlass {
 
@@ -17,14 +17,7 @@ fs::path attempt_meta_path(const fs::path& solution) {
 void write_attempt_meta(const fs::path& solution, const AttemptMeta& meta) {
   const nlohmann::json j = {{"format", "ucutlass-attempt-meta"}, {"problem", meta.problem}, {"hash", meta.hash},
                             {"dsl", meta.dsl}, {"config", meta.config}, {"estimate_ms", meta.estimate_ms}};
-  // Written whole, then renamed: a kill never leaves half a file that a resume would misread.
-  const fs::path path = attempt_meta_path(solution), tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << j.dump(1) << "\n";
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
+  write_file_atomically(attempt_meta_path(solution), j.dump(1) + "\n");
 }
 
 std::optional<AttemptMeta> read_attempt_meta(const fs::path& solution) {
@@ -84,24 +77,6 @@ store::AttemptRow attempt_row(const AttemptMeta& meta, const nlohmann::json& res
   return row;
 }
 
-namespace {
-
-std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void write_file(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-}
-
-}  // namespace
 
 int record_unrecorded_evaluations(std::map<std::string, std::string>& unrecorded, const std::vector<ProblemPlace>& problems,
                                   store::RunStore& store) {
@@ -125,8 +100,9 @@ int record_unrecorded_evaluations(std::map<std::string, std::string>& unrecorded
     store.record_attempt(row);
     ++recorded;
     if (fastest) {
-      write_file(owner->dir / "modelnew.py", read_file(it->first));
-      write_file(owner->dir / "kernel.dsl", meta->dsl);
+      std::string modelnew;
+      if (read_file_text(it->first, &modelnew)) write_file_atomically(owner->dir / "modelnew.py", modelnew);
+      write_file_atomically(owner->dir / "kernel.dsl", meta->dsl);
     }
     it = unrecorded.erase(it);
   }

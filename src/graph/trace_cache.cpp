@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "graph/graph_reader.h"
 #include "graph/problem_trace.h"
+#include "support/file_text.h"
 #include "support/install_paths.h"
 #include "support/sha256.h"
 
@@ -18,15 +17,6 @@ namespace ucutlass::graph {
 namespace fs = std::filesystem;
 
 namespace {
-
-bool slurp(const fs::path& path, std::string* text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  *text = s.str();
-  return true;
-}
 
 // The harness modules the tracer runs; their bytes go into every key.
 std::string tracer_sources_digest() {
@@ -36,7 +26,7 @@ std::string tracer_sources_digest() {
     for (const char* name : {"tracer.py", "problem.py", "cli.py"}) {
       std::string text;
       all += std::string(name) + ":";
-      if (slurp(dir / name, &text)) all += std::to_string(text.size()) + ":" + text;
+      if (read_file_text(dir / name, &text)) all += std::to_string(text.size()) + ":" + text;
     }
     return sha256_hex(all);
   }();
@@ -47,7 +37,7 @@ constexpr const char* kFormat = "ucutlass-trace-cache";
 
 bool read_cached(const TraceJob& job, const std::string& key, TraceOutcome* out) {
   std::string text;
-  if (job.cache_file.empty() || key.empty() || !slurp(job.cache_file, &text)) return false;
+  if (job.cache_file.empty() || key.empty() || !read_file_text(job.cache_file, &text)) return false;
   const nlohmann::json doc = nlohmann::json::parse(text, nullptr, false);
   if (!doc.is_object() || doc.value("format", "") != kFormat || doc.value("key", "") != key || !doc.contains("graph"))
     return false;
@@ -64,21 +54,16 @@ void write_cached(const TraceJob& job, const std::string& key, const std::string
   std::error_code ec;
   fs::create_directories(fs::path(job.cache_file).parent_path(), ec);
   // Written whole, then renamed: a campaign killed mid-write leaves the old file or none.
-  const std::string tmp = job.cache_file + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << nlohmann::json{{"format", kFormat}, {"version", 1}, {"problem", job.problem_py}, {"key", key}, {"graph", graph}}.dump()
-        << "\n";
-    if (!out) return;
-  }
-  fs::rename(tmp, job.cache_file, ec);
+  write_file_atomically(job.cache_file,
+                        nlohmann::json{{"format", kFormat}, {"version", 1}, {"problem", job.problem_py}, {"key", key}, {"graph", graph}}.dump() +
+                            "\n");
 }
 
 }  // namespace
 
 std::string trace_cache_key(const std::string& problem_py) {
   std::string text;
-  if (!slurp(problem_py, &text)) return "";
+  if (!read_file_text(problem_py, &text)) return "";
   return sha256_hex(std::to_string(text.size()) + ":" + text + "|" + tracer_sources_digest());
 }
 

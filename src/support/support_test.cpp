@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+
 #include "support/diagnostic.h"
 #include "support/did_you_mean.h"
+#include "support/file_text.h"
 #include "support/sha256.h"
 #include "support/source_file.h"
 
@@ -55,6 +60,27 @@ TEST(Diagnostic, BinaryBytesAreMadePrintable) {
   Diagnostics d(f);
   d.error(Span{2, 4}, "bad");
   EXPECT_EQ(d.render(), "b.dsl:1:3: error: bad\n  ??zz?\n    ^~\n");
+}
+
+}  // namespace
+}  // namespace ucutlass
+
+namespace ucutlass {
+namespace {
+
+TEST(FileText, WritesWholeAndReadsBack) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("ucutlass_file_text_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string text = "unchanged";
+  EXPECT_FALSE(read_file_text(dir / "missing", &text));
+  EXPECT_EQ(text, "unchanged");
+  ASSERT_TRUE(write_file_atomically(dir / "f.txt", std::string("a\0b", 3)));
+  ASSERT_TRUE(write_file_atomically(dir / "f.txt", "second"));  // replaces the old file whole
+  EXPECT_FALSE(std::filesystem::exists(dir / "f.txt.tmp"));
+  ASSERT_TRUE(read_file_text(dir / "f.txt", &text));
+  EXPECT_EQ(text, "second");
+  EXPECT_FALSE(write_file_atomically(dir / "no_such_dir" / "f.txt", "x"));
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
