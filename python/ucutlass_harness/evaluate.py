@@ -343,9 +343,10 @@ class Evaluation:
             "allow_tf32_matmul": bool(torch.backends.cuda.matmul.allow_tf32),
             "allow_tf32_cudnn": bool(torch.backends.cudnn.allow_tf32)}
         ref_warm = self.reference64(warm_inputs)
-        native_errs = [compare(n, r, tol.atol, tol.rtol)["rel_l2_err"] for n, r in zip(native, ref_warm)]
+        # The warm-up inputs are trial 0's (seed, problem distribution): its atols come from this run.
+        first_atols, first_errs, native_errs = self.native_atols(native, ref_warm, tol)
         out_sizes = [o.numel() * o.element_size() for o in native if isinstance(o, torch.Tensor)]
-        _release(native)
+        self.release_native(native)
         del native
         issues = describe_reference(ref_warm, tol.atol)
         self.sig("degenerate_reference", bool(issues), "; ".join(issues))
@@ -356,7 +357,7 @@ class Evaluation:
         self.sig("nondeterministic_reference", bool(nondet),
                  f"outputs {nondet} differ between two reference runs (dropout or random ops?)" if nondet else "")
         del again, ref_warm
-        self.trial_atols(prob, int(t.get("correct_trials", 5)), tol)
+        self.trial_atols(prob, int(t.get("correct_trials", 5)), tol, (first_atols, first_errs))
         self.sync()
         gpu_env.start_cpu_pools(torch)
         threads_before = gpu_env.thread_census()
@@ -424,7 +425,7 @@ class Evaluation:
             return
         self.sig("timer_patched", bool(changed), f"{when}: replaced {changed}" if changed else "")
 
-    def trial_atols(self, prob, trials, tol):
+    def trial_atols(self, prob, trials, tol, first):
         """Each trial's atol per output: the profile's, or NATIVE_ATOL_MARGIN times PyTorch's own fp32
         error from the float64 reference on that trial's inputs where that is larger.
 
@@ -437,26 +438,44 @@ class Evaluation:
         implementation itself achieves, with a margin for another order. Only where PyTorch's output is
         close in the aggregate (relative L2 within rtol): a nondeterministic model's run is no yardstick.
         Run before the candidate is imported, so whatever PyTorch starts (threads) is not the candidate's.
+        `first`: trial 0's (atols, errors), from the warm-up run on the same inputs.
         """
-        self.trial_atol, self.trial_native_err = [], []
-        for i in range(trials):
+        self.trial_atol, self.trial_native_err = [first[0]], [first[1]]
+        for i in range(1, trials):
+            if self.ref64 is None:  # the reference is PyTorch's own output: the profile's atol
+                self.trial_atol.append([tol.atol] * len(first[0]))
+                self.trial_native_err.append([None] * len(first[0]))
+                continue
             inputs = make_inputs(prob, self.seed + i, DISTRIBUTIONS[i % len(DISTRIBUTIONS)], self.device)
             ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-            atols, errs = [tol.atol] * len(ref), [None] * len(ref)
-            if self.ref64 is not None:  # else the reference is PyTorch's own output
-                native = _flatten(self.call(self.model, inputs, "reference"))
-                for k, (n, r) in enumerate(zip(native, ref)):
-                    if not isinstance(r, torch.Tensor) or not _float_tensor(n):
-                        continue
-                    rec = compare(n, r, tol.atol, tol.rtol)
-                    err, rel = rec.get("max_abs_err"), rec.get("rel_l2_err")
-                    errs[k] = err
-                    if err is not None and math.isfinite(err) and rel is not None and rel <= tol.rtol:
-                        atols[k] = max(tol.atol, NATIVE_ATOL_MARGIN * err)
-                del native  # not NaN-filled (_release): PyTorch's output may be a parameter or an input
+            native = _flatten(self.call(self.model, inputs, "reference"))
+            atols, errs, _ = self.native_atols(native, ref, tol)
+            self.release_native(native)
+            _release([r for r in ref if isinstance(r, torch.Tensor)])
             self.trial_atol.append(atols)
             self.trial_native_err.append(errs)
-            del inputs, ref
+            del inputs, ref, native
+
+    def native_atols(self, native, ref, tol):
+        """(atols, PyTorch's max errors, PyTorch's relative L2 errors) per output of one run of the model,
+        `native`, against the reference `ref` (float64, or without one PyTorch's own output again)."""
+        atols, errs, rels = [tol.atol] * len(ref), [None] * len(ref), [None] * len(ref)
+        for k, (n, r) in enumerate(zip(native, ref)):
+            rec = compare(n, r, tol.atol, tol.rtol)
+            rels[k] = rec.get("rel_l2_err")
+            if self.ref64 is None or not isinstance(r, torch.Tensor) or not _float_tensor(n):
+                continue  # without a float64 reference, `ref` is PyTorch's own output
+            err = rec.get("max_abs_err")
+            errs[k] = err
+            if err is not None and math.isfinite(err) and rels[k] is not None and rels[k] <= tol.rtol:
+                atols[k] = max(tol.atol, NATIVE_ATOL_MARGIN * err)
+        return atols, errs, rels
+
+    def release_native(self, native):
+        """NaN-fills PyTorch's outputs before they are freed (_release), except one that is a parameter or
+        buffer of the model returned as is: it must keep its values for every later run of the model."""
+        kept = {t.data_ptr() for t in list(self.model.parameters()) + list(self.model.buffers())}
+        _release([n for n in native if isinstance(n, torch.Tensor) and n.data_ptr() not in kept])
 
     def correctness(self, prob, out_sizes, native_errs):
         t = self.task
