@@ -86,8 +86,11 @@ int record_unrecorded_evaluations(std::map<std::string, std::string>& unrecorded
     const ProblemPlace* owner = nullptr;
     for (const ProblemPlace& p : problems)
       if (meta && p.name == meta->problem) owner = &p;
-    const nlohmann::json result = owner ? read_result_file(it->second) : nlohmann::json();
-    if (!owner || !is_finished_evaluation(result) || store.has_attempt(meta->problem, meta->hash)) {
+    // The store first: most pairs of a resumed campaign's rounds were recorded, and their results are
+    // not read again.
+    const bool stored = owner && store.has_attempt(meta->problem, meta->hash);
+    const nlohmann::json result = owner && !stored ? read_result_file(it->second) : nlohmann::json();
+    if (!owner || stored || !is_finished_evaluation(result)) {
       ++it;
       continue;
     }
