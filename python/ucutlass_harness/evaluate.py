@@ -292,6 +292,7 @@ class Evaluation:
             sol_source = f.read()
         self.result.update({
             "format": results.RESULT_FORMAT, "version": results.RESULT_VERSION,
+            "correctness_rules": results.CORRECTNESS_RULES,
             "problem": problem.describe_problem(prob_path),
             "solution": {"file": sol_path, "sha256": hashlib.sha256(sol_source.encode()).hexdigest()},
             "backend": t.get("backend", "cuda"), "torch_version": torch.__version__,

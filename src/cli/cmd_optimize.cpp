@@ -22,6 +22,7 @@
 #include "cli/command.h"
 #include "exec/baseline_file.h"
 #include "exec/harness_batch.h"
+#include "exec/correctness_rules.h"
 #include "exec/unrecorded_evaluations.h"
 #include "graph/decompose_attention.h"
 #include "graph/graph_reader.h"
@@ -177,10 +178,10 @@ bool reference_is_nondeterministic(const nlohmann::json& signals) {
   return false;
 }
 
-// `verdict` "incorrect" (it ran, its outputs missed the tolerance) marks every kernel of the pick
-// inaccurate: which one missed is not known, and a more accurate path for each is still correct.
-void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms, const std::string& verdict = "") {
-  for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms, verdict == "incorrect"});
+// `inaccurate` (it ran, its outputs missed the tolerance) marks every kernel of the pick: which one
+// missed is not known, and a more accurate path for each is still correct.
+void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms, bool inaccurate = false) {
+  for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms, inaccurate});
 }
 
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
@@ -455,7 +456,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           if (store->has_attempt(p.name, sf.hash)) {  // recorded by an earlier run: never repeated, but it steers refinement
             for (const store::AttemptRow& r : store->attempts(p.name))
               if (r.hash == sf.hash)
-                record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt, r.verdict);
+                // A miss judged under older, stricter correctness rules is not held against its path.
+                record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
+                                missed_tolerance_now(r.verdict, r.result_json));
             continue;
           }
           bool twice = false;
@@ -556,7 +559,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         ++used;
         attempt_wall_s += row.wall_s;
         const bool correct = row.verdict == "ok" && row.time_ms > 0;
-        record_measured(p, q.pick, correct ? std::optional(row.time_ms) : std::nullopt, row.verdict);
+        record_measured(p, q.pick, correct ? std::optional(row.time_ms) : std::nullopt, row.verdict == "incorrect");
         if (states[i].eager_ms <= 0 && row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
         if (p.compile_ms <= 0 && row.compile_ms > 0) p.compile_ms = row.compile_ms;
         sched::record_attempt(states[i], correct ? std::optional<double>(row.time_ms) : std::nullopt);

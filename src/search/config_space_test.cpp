@@ -37,8 +37,10 @@ TEST(MathPaths, FollowTheTolerance) {
   const Row rows[] = {
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, 0,
        "sm80/tf32x3 sm80/simt sm90a/tensor_op(k-stacked)(bf16) sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
-      // Both operands inputs under 1e-4: K-stacked misses near-zero outputs, so sm80's 3xTF32 leads.
-      {graph::DType::f32, sol::ToleranceProfile::kernelbench, 4096,
+      // Both operands inputs under 1e-4: up to K = 4096 K-stacked 3xTF32 passes within the native-atol
+      // floor and leads; past it, it missed, so sm80's 3xTF32 leads and K-stacked is the probe.
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench, kKStackedInputOnlyMaxK, "sm90a/tf32(k-stacked) sm80/tf32x3 sm80/simt "},
+      {graph::DType::f32, sol::ToleranceProfile::kernelbench, kKStackedInputOnlyMaxK + 1,
        "sm80/tf32x3 sm80/simt sm90a/tf32(speculative)(k-stacked) "},
       // 1e-2 admits f32 rounded to bf16, at twice the TF32 rate, then TF32 and the 3xTF32 hedges.
       {graph::DType::f32, sol::ToleranceProfile::kernelbench_v01, 0,
@@ -108,8 +110,16 @@ TEST(LegalCandidates, FirstBatchHedgesAnInputOnlyTf32GemmUnderV01) {
   EXPECT_TRUE(top[1]->speculative && top[1]->config.bf16_operands && !top[1]->config.k_stack3) << top[1]->config.summary();
   EXPECT_TRUE(top[2]->config.k_stack3 && top[2]->config.math == ir::MathPath::tf32) << top[2]->config.summary();
   for (const Candidate& x : c) EXPECT_TRUE(x.speculative || x.config.k_stack3 || x.config.math == ir::MathPath::tf32x3) << x.config.summary();
-  // Under 1e-4 the same GEMM leads with sm80's 3xTF32, K-stacked only as the probe.
+  // Under 1e-4 the same GEMM (K = 4096) leads with K-stacked 3xTF32, which passes under the harness's
+  // native-atol floor, and hedges with sm80's 3xTF32; nothing is speculative.
   c = legal_candidates(fixture_gemm("level1_001_gemm_square_4096"), sol::ToleranceProfile::kernelbench, h200());
+  top = diverse_top(c, 2);
+  ASSERT_EQ(top.size(), 2u);
+  EXPECT_TRUE(top[0]->config.k_stack3 && top[0]->config.math == ir::MathPath::tf32 && !top[0]->speculative) << top[0]->config.summary();
+  EXPECT_EQ(top[1]->config.math, ir::MathPath::tf32x3) << top[1]->config.summary();
+  EXPECT_FALSE(top[1]->speculative) << top[1]->config.summary();
+  // Past kKStackedInputOnlyMaxK (the GEMV's K = 32768) sm80's 3xTF32 leads and K-stacked is the probe.
+  c = legal_candidates(fixture_gemm("level1_016_gemv"), sol::ToleranceProfile::kernelbench, h200());
   top = diverse_top(c, 2);
   ASSERT_EQ(top.size(), 2u);
   EXPECT_EQ(top[0]->config.math, ir::MathPath::tf32x3) << top[0]->config.summary();

@@ -60,3 +60,15 @@ def test_trial_atol_is_what_fp32_itself_achieves(tmp_path, name):
         assert t["atol"][0] == pytest.approx(max(1e-4, 4 * t["native_max_abs_err"][0]))
     assert trials[0]["passed"]
     assert normal["passed"] == (verdict == "ok")
+    # The result names the rules that judged it, which a resumed campaign compares with its own.
+    assert r["correctness_rules"] == 2
+
+
+def test_correctness_rules_match_the_optimizer():
+    """The optimizer's kCorrectnessRules (src/exec/correctness_rules.h) is the harness's number."""
+    import pathlib
+    import re
+    from ucutlass_harness import results
+    header = pathlib.Path(__file__).resolve().parents[2] / "src" / "exec" / "correctness_rules.h"
+    m = re.search(r"kCorrectnessRules = (\d+);", header.read_text())
+    assert m and int(m.group(1)) == results.CORRECTNESS_RULES
