@@ -105,6 +105,46 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   return size * schedule * cluster * spill;
 }
 
+// GEMV kernels (ir/validate_gemv.h) are priced as the memory-bound products they are. Each lane has
+// one load of A in flight at a time (the kernel's loop loads, then multiplies), so the DRAM rate is
+// reached only with enough of them: by Little's law a GPU needs bandwidth x latency bytes in flight,
+// which on Hopper's HBM (~4.3 TB/s, ~0.9 us loaded latency) is about 28 KiB per SM. A prior until a
+// GEMV is measured; it ranks 32-byte loads and whole-warp rows first for a short, wide matrix like
+// level1/016's. CUDA's per-SM limits (2048 threads, 32 CTAs) bound the CTAs resident.
+constexpr double kGemvBytesInFlightPerSm = 28.0 * 1024;
+// The best GEMV reaches this much of the realistic DRAM rate (row ends, the x reads from L2, the tail).
+constexpr double kGemvPeakFraction = 0.93;
+
+Estimate estimate_gemv(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  Estimate e;
+  const int sms = gpu.sms > 0 ? gpu.sms : 132;
+  const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
+  const int lanes = std::max(1, c.gemv_threads_per_row), threads = std::max(32, c.gemv_threads);
+  const int access = std::max(1, c.gemv_access);
+  const int64_t rows = m.m * m.batch, rows_per_cta = std::max(1, threads / lanes);
+  e.ctas = ceil_div(rows, rows_per_cta);
+  const int64_t ctas_per_sm = std::min<int64_t>(32, 2048 / threads);
+  const double resident_ctas = std::min(static_cast<double>(ctas_per_sm), static_cast<double>(e.ctas) / sms);
+  // Lanes past a short row's end idle: K / access loads shared by `lanes` lanes.
+  const double busy = std::min(1.0, static_cast<double>(m.k) / (static_cast<double>(access) * lanes));
+  const double in_flight = resident_ctas * threads * busy * access * in_bytes;
+  e.wave_efficiency = std::min(1.0, in_flight / kGemvBytesInFlightPerSm);
+  e.shape_efficiency = kGemvPeakFraction;
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, true);
+  double bytes = (static_cast<double>(m.m) * m.k + m.k) * m.batch * in_bytes + static_cast<double>(m.m) * m.batch * out_bytes;
+  if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.batch * out_bytes;
+  const double bw = sol::realistic_dram_bandwidth(gpu);
+  e.t_memory = bytes / (bw * e.wave_efficiency * e.shape_efficiency);
+  e.t_math = 2.0 * m.m * m.k * m.batch / sol::realistic_flops(gpu, sol::MathPath::fp32).value;
+  e.t_overhead = kLaunchSeconds;
+  for (size_t i = f.steps; i < m.chain.size(); ++i)
+    e.t_overhead += 2.0 * m.m * m.batch * out_bytes / bw + kLaunchSeconds;
+  const double body = std::max(e.t_math, e.t_memory);
+  e.seconds = body + e.t_overhead;
+  e.note = e.t_overhead > body ? "overhead-bound" : e.t_math >= e.t_memory ? "math-bound" : "memory-bound";
+  return e;
+}
+
 }  // namespace
 
 sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
@@ -121,6 +161,7 @@ sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
 }
 
 Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  if (c.gemv) return estimate_gemv(given, c, gpu);
   // A sub-pixel conv is priced as the fprop it runs plus its pixel shuffle below.
   const map::GemmMatch m = map::as_run(given, c);
   Estimate e;
@@ -171,7 +212,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   // The kernel's operand bytes, and the problem's (f32 where the kernel reads bf16 roundings of it).
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
   const double src_bytes = graph::dtype_bytes(given.in);
-  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, c.gemv);
   // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
   double bytes = m.conv ? map::conv_kernel_bytes(m) + (c.k_stack3 ? 2.0 * static_cast<double>(m.conv->x_elements + m.conv->w_elements) * in_bytes : 0.0)
                         : (static_cast<double>(m.m) * run_k + static_cast<double>(run_k) * m.n) * m.batch * in_bytes +
