@@ -96,6 +96,8 @@ INSTANTIATE_TEST_SUITE_P(
             {"1:41: batch = 70000 exceeds the grid's z dimension"}},
         Row{"with_gemv_on_gemm", "kernel g = gemm(m = 64, n = 1, k = 64).with_types(f32).with_gemv(access = 4)",
             {"1:56: with_gemv applies to gemv kernels only"}},
+        Row{"pipeline", GEMV "\npipeline p = inputs(a, x).y(a = a, b = x, d = out).outputs(out)",
+            {"2:27: kernel 'y' is a gemv; pipelines do not run gemv kernels yet"}},
         Row{"gemv_has_no_n", "kernel y = gemv(m = 64, n = 1, k = 64).with_types(f32)",
             {"1:25: unknown argument 'n' of gemv"}}),
     [](const ::testing::TestParamInfo<Row>& info) { return std::string(info.param.name); });

@@ -199,6 +199,31 @@ TEST(Gemv, LeadsAMatrixVectorProductUnderEveryProfile) {
   EXPECT_GT(estimate_time(m, narrow, h200()).seconds, 2 * best);
 }
 
+// The GEMV model against the H200 (bench/results/gemv-sweep-h200-2026-11-30.json, level1/016's kernels
+// timed through the C API): within 25 % of every measured lever combination, and in the same order.
+TEST(Gemv, ModelFollowsTheH200Sweep) {
+  const map::GemmMatch m = fixture_gemm("level1_016_gemv");
+  struct Row {
+    int access, lanes;
+    double measured_ms;
+  };
+  const Row rows[] = {{8, 32, 0.1403}, {8, 16, 0.1558}, {4, 32, 0.1621}, {8, 8, 0.1886}, {4, 16, 0.2432}, {4, 8, 0.4875}};
+  double previous = 0;
+  for (const Row& r : rows) {
+    map::KernelConfig c;
+    c.arch = ir::Arch::sm80;
+    c.math = ir::MathPath::simt;
+    c.gemv = true;
+    c.gemv_access = r.access;
+    c.gemv_threads_per_row = r.lanes;
+    c.gemv_threads = 128;
+    const double ms = estimate_time(m, c, h200()).seconds * 1e3;
+    EXPECT_NEAR(ms / r.measured_ms, 1.0, 0.25) << "access " << r.access << " lanes " << r.lanes << ": " << ms << " ms";
+    EXPECT_GE(ms, previous) << "access " << r.access << " lanes " << r.lanes;
+    previous = ms;
+  }
+}
+
 TEST(Gemv, OnlyMatrixVectorProductsWithARowMajorMatrix) {
   map::GemmMatch m = fixture_gemm("level1_016_gemv");
   EXPECT_EQ(enumerate_gemv_configs(m).size(), 18u);
