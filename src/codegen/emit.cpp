@@ -7,6 +7,7 @@
 #include "codegen/conv_host_entry.h"
 #include "codegen/conv_types.h"
 #include "codegen/depthwise_types.h"
+#include "codegen/gemv_types.h"
 #include "codegen/grouped_gemm.h"
 #include "codegen/host_entry.h"
 #include "codegen/kernel_types.h"
@@ -22,7 +23,7 @@ namespace {
 
 bool uses_gemm(const ir::Program& p, ir::Arch arch) {
   for (const ir::GemmKernel& k : p.kernels)
-    if (k.arch.value == arch && !k.is_conv()) return true;
+    if (k.arch.value == arch && !k.is_conv() && !k.is_gemv()) return true;
   return false;
 }
 
@@ -89,6 +90,10 @@ std::string includes(const ir::Program& p) {
          "#include \"cutlass/gemm/threadblock/threadblock_swizzle.h\"\n"
          "#include \"cutlass/epilogue/thread/linear_combination.h\"\n"
          "#include \"cutlass/epilogue/thread/linear_combination_generic.h\"\n";
+  if (program_has_gemv(p))
+    s += "#include \"cutlass/gemm/kernel/gemv.h\"\n"
+         "#include \"cutlass/gemm/device/gemv.h\"\n"
+         "#include \"cutlass/epilogue/thread/linear_combination.h\"\n";
   if (program_has_grouped(p))
     s += "#include <cstring>\n#include <vector>\n"
          "#include \"cutlass/gemm/group_array_problem_shape.hpp\"\n";
@@ -123,8 +128,9 @@ std::string kernel_code(const ir::GemmKernel& k) {
   // The CUTLASS types are those of the kernel as run (operand_swap.h); the host
   // entry keeps the program's view of the problem and hands it over swapped.
   const ir::GemmKernel run = ir::as_run(k);
-  const std::string types = k.is_conv() ? (sm80 ? emit_sm80_conv_types(k) : emit_sm90_conv_types(k))
-                                        : (sm80 ? emit_sm80_types(run) : emit_sm90_types(run));
+  const std::string types = k.is_conv()   ? (sm80 ? emit_sm80_conv_types(k) : emit_sm90_conv_types(k))
+                            : k.is_gemv() ? emit_gemv_types(k)
+                                          : (sm80 ? emit_sm80_types(run) : emit_sm90_types(run));
   return "\n// ---------------------------------------------------------------------------\n// Kernel " +
          k.name + "\n\nnamespace " + k.name + "_detail {\n\n" + types + "\n" +
          (k.is_conv() ? emit_conv_make_arguments(k) : emit_make_arguments(k)) + "\n}  // namespace " + k.name +

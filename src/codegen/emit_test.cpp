@@ -283,6 +283,20 @@ Program conv_sm80_depthwise() {
   return r.program;
 }
 
+// GEMV through CUTLASS's SIMT Gemv: level1/016 on auto levers (32-byte loads, a warp per row), and a
+// batched bf16 one with f32 output, alpha and beta (C read), on every lever.
+Program sm80_gemv() {
+  FrontendResult r = run_frontend("sm80_gemv.dsl",
+                                  "kernel gemv_f32 = gemv(m = 4096, k = 32768)\n"
+                                  "  .with_types(f32)\n"
+                                  "kernel gemv_batched = gemv(m = 2048, k = 4096, batch = 8)\n"
+                                  "  .with_types(a = bf16, b = bf16, c = f32, d = f32)\n"
+                                  "  .with_gemv(access = 8, threads_per_row = 16, threads = 128)\n"
+                                  "  .with_epilogue(alpha(2.0), beta(1.0))\n");
+  if (!r.ok) throw std::runtime_error("sm80_gemv does not pass the front end");
+  return r.program;
+}
+
 // sm80 strided conv3d dgrad: CUTLASS 4.2 has it with analytic iterators only.
 Program conv_sm80_dgrad3d_strided() {
   FrontendResult r = run_frontend(
@@ -321,6 +335,7 @@ const GoldenCase kCases[] = {
     {"sm90_grouped_source", sm90_grouped_source},
     {"sm90_row_reductions", sm90_row_reductions},
     {"sm90_bf16_split", sm90_bf16_split},
+    {"sm80_gemv", sm80_gemv},
 };
 
 std::string read_file(const std::filesystem::path& p) {

@@ -209,6 +209,25 @@ $CHECKS$$SOURCE_ALIAS$
 }
 )CPP";
 
+// CUTLASS's Gemv (gemv_types.h) steps from one row of A to the next by K and reads x, C and D
+// as packed vectors, whatever their leading dimensions say: anything else is refused here.
+constexpr std::string_view kGemvArguments = R"CPP(inline Status make_arguments(const GemmParams& p, typename Gemm::Arguments& args) {
+$CHECKS$$SOURCE_ALIAS$  if (a.ld != p.k)
+    return detail::error(1, "%s: rows of A must be packed (leading dimension %lld, K = %d)", kernel,
+                         static_cast<long long>(a.ld), p.k);
+  if (d.ld != 1 || c.ld != 1) return detail::error(1, "%s: C and D must be contiguous vectors", kernel);
+  if (p.m % kRowsPerWarp != 0)
+    return detail::error(1, "%s: m = %d is not a multiple of the %d rows a warp covers", kernel, p.m, kRowsPerWarp);
+  using RefA = typename GemvKernel::TensorRefA;
+  args = typename Gemm::Arguments(
+      cutlass::MatrixCoord(p.m, p.k), p.batch, typename EpilogueOp::Params(p.alpha, $BETA$),
+      RefA(const_cast<ElementA*>(static_cast<const ElementA*>(p.a)), LayoutA(a.ld)),
+      p.b, c.ptr, p.d,
+      a.batch_stride, b.batch_stride, c.batch_stride, d.batch_stride);
+  return Status{0, nullptr};
+}
+)CPP";
+
 constexpr std::string_view kEntry = R"CPP(// $SUMMARY$
 inline size_t $NAME$_workspace_size(const GemmParams& p) {
   return detail::workspace_size<$NAME$_detail::Gemm>(&$NAME$_detail::make_arguments, p);
@@ -384,11 +403,18 @@ std::string sm80_make_arguments(const GemmKernel& k) {
                                {"BETA", k.has_source() ? "p.beta" : k.has_bias() ? "1.0f" : "0.0f"}});
 }
 
+std::string gemv_make_arguments(const GemmKernel& k) {
+  return fill(kGemvArguments, {{"CHECKS", checks(k)},
+                               {"SOURCE_ALIAS", k.has_source() ? "" : "  const detail::Operand& c = d;\n"},
+                               {"BETA", k.has_source() ? "p.beta" : "0.0f"}});
+}
+
 }  // namespace
 
 std::string emit_host_prelude() { return std::string(kPrelude); }
 
 std::string emit_make_arguments(const GemmKernel& k) {
+  if (k.is_gemv()) return gemv_make_arguments(k);
   return k.arch.value == ir::Arch::sm80 ? sm80_make_arguments(k) : sm90_make_arguments(k);
 }
 
@@ -402,7 +428,8 @@ std::string emit_host_entry(const GemmKernel& k) {
                         (k.has_source() ? "read" : "not read (void)") + (k.has_bias() ? ", bias" : "") +
                         (k.extras.empty() ? "" : ", " + std::to_string(k.extras.size()) + " extra operand" +
                                                      (k.extras.size() == 1 ? "" : "s")) +
-                        (k.swaps_operands() ? ", operands swapped (runs D^T = B^T * A^T)" : "");
+                        (k.swaps_operands() ? ", operands swapped (runs D^T = B^T * A^T)" : "") +
+                        (k.is_gemv() ? ", gemv (N = 1: B is the vector x [K], D the vector y [M])" : "");
   return fill(kEntry, {{"NAME", k.name}, {"SUMMARY", summary}});
 }
 

@@ -278,6 +278,10 @@ Json settings(const ir::GemmKernel& k) {
          {"splits", k.splits.value}};
   // The entry points keep the program's view; this says how the kernel runs (ir/operand_swap.h).
   if (k.swaps_operands()) s["operand_swap"] = "on";
+  if (k.is_gemv())
+    s["gemv"] = Json{{"access", k.gemv_levers.access.value},
+                     {"threads_per_row", k.gemv_levers.threads_per_row.value},
+                     {"threads", k.gemv_levers.threads.value}};
   return s;
 }
 

@@ -52,12 +52,16 @@ std::string conv_text(const ConvProblem& p) {
 }
 
 std::string canonical_text(const GemmKernel& k) {
-  std::string s = "kernel " + k.name + " = gemm(m=" + std::to_string(k.m.value) + ",n=" +
+  std::string s = "kernel " + k.name + " = " + (k.is_gemv() ? "gemv" : "gemm") + "(m=" + std::to_string(k.m.value) + ",n=" +
                   std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
                   ",batch=" + std::to_string(k.batch.value) +
                   (k.is_grouped() ? ",groups=" + std::to_string(k.groups->value) : "") + ")\n";
   auto line = [&](const std::string& key, const std::string& value) { s += "  " + key + "=" + value + "\n"; };
   if (k.is_conv()) line("conv", conv_text(*k.conv));
+  if (k.is_gemv())
+    line("gemv", "access=" + std::to_string(k.gemv_levers.access.value) +
+                     ",threads_per_row=" + std::to_string(k.gemv_levers.threads_per_row.value) +
+                     ",threads=" + std::to_string(k.gemv_levers.threads.value));
   line("arch", std::string(name_of(k.arch.value)));
   line("types", std::string(name_of(k.a.value)) + "," + std::string(name_of(k.b.value)) + "," +
                     std::string(name_of(k.c.value)) + "," + std::string(name_of(k.d.value)) + "," +

@@ -87,6 +87,14 @@ struct EpilogueStep {
   Span span;
 };
 
+// The levers of a GEMV kernel (gemv(m = ..., k = ...), validate_gemv.h): elements of A and x
+// per load (a 16-byte load is 4 f32 or 8 f16), the threads that share one row of A (a power
+// of two up to a warp; they add their partial sums with warp shuffles) and the threads of a
+// CTA, which covers threads / threads_per_row rows. 0 = auto until resolve_auto.
+struct GemvLevers {
+  Setting<int> access{0}, threads_per_row{0}, threads{0};
+};
+
 struct GemmKernel {
   std::string name;
   Span span;       // the whole declaration
@@ -133,9 +141,16 @@ struct GemmKernel {
   // Set for conv1d/conv2d/conv3d kernels: the convolution this implicit GEMM computes.
   std::optional<ConvProblem> conv;
 
+  // True for gemv(m, k) kernels: y = A x, a GEMM with n = 1 run by CUTLASS's SIMT Gemv
+  // (one row of A per threads_per_row threads, no tiles; validate_gemv.h). The
+  // levers come from with_gemv(...), which only such kernels accept.
+  bool gemv = false;
+  GemvLevers gemv_levers;
+
   static constexpr int kMaxExtras = 8;
 
   bool is_conv() const { return conv.has_value(); }
+  bool is_gemv() const { return gemv; }
   bool swaps_operands() const { return operand_swap.value == OperandSwap::on; }
   bool is_grouped() const { return groups.has_value(); }
   bool has_source() const { return c.value != DType::void_; }

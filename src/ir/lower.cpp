@@ -34,6 +34,7 @@ const std::vector<std::pair<std::string, std::string>>& chain_settings() {
       {"with_raster", "with_raster(along_m, swizzle = 2)"},
       {"with_scheduler", "with_scheduler(persistent | stream_k | split_k(4) | auto)"},
       {"with_operand_swap", "with_operand_swap(on | off | auto)"},
+      {"with_gemv", "with_gemv(access = 4, threads_per_row = 16, threads = 128)"},
       {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6), custom(\"x * s\", s = scalar))"},
   };
   return s;
@@ -184,18 +185,31 @@ class KernelLowering {
 
   void lower_op(const Call& op) {
     if (is_conv_operation(op.name)) return lower_conv(op);
+    if (op.name == "gemv") return lower_gemv(op);
     if (op.name != "gemm") {
-      std::string guess = closest_name(op.name, {"gemm", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+      std::string guess = closest_name(op.name, {"gemm", "gemv", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                                                  "conv_transpose2d", "conv_transpose3d"});
       error(op.name_span, "unknown operation '" + op.name + "'",
-            "gemm(m = ..., n = ..., k = ..., batch = ... | groups = ...), conv1d(...), conv2d(...), conv3d(...), "
-            "conv_transpose1d(...), conv_transpose2d(...), conv_transpose3d(...)",
+            "gemm(m = ..., n = ..., k = ..., batch = ... | groups = ...), gemv(m = ..., k = ..., batch = ...), "
+            "conv1d(...), conv2d(...), conv3d(...), conv_transpose1d(...), conv_transpose2d(...), "
+            "conv_transpose3d(...)",
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }
+    lower_extents(op, {"m", "n", "k", "batch", "groups"});
+  }
+
+  // y = A x is the GEMM with n = 1 whose B is the vector x (K x 1, contiguous).
+  void lower_gemv(const Call& op) {
+    k_.gemv = true;
+    k_.n = {1, op.name_span};
+    lower_extents(op, {"m", "k", "batch"});
+  }
+
+  void lower_extents(const Call& op, const std::vector<std::string>& allowed) {
     // Extents beyond 2^31 - 1 overflow CUTLASS's int problem shape.
     constexpr int64_t kMaxExtent = 2147483647;
-    named_args(op.args, "gemm", {"m", "n", "k", "batch", "groups"}, [&](const std::string& name, const Expr& e) {
+    named_args(op.args, op.name, allowed, [&](const std::string& name, const Expr& e) {
       if (name == "groups") k_.groups = Extent{};
       Extent* x = name == "m"       ? &k_.m
                   : name == "n"     ? &k_.n
@@ -209,7 +223,7 @@ class KernelLowering {
         return;
       }
       int64_t v = 0;
-      if (int_value(e, "gemm " + name, 1, kMaxExtent, v)) x->value = v;
+      if (int_value(e, op.name + " " + name, 1, kMaxExtent, v)) x->value = v;
     });
   }
 
@@ -235,6 +249,7 @@ class KernelLowering {
         {"with_stages", &KernelLowering::with_stages},     {"with_alignment", &KernelLowering::with_alignment},
         {"with_raster", &KernelLowering::with_raster},     {"with_scheduler", &KernelLowering::with_scheduler},
         {"with_epilogue", &KernelLowering::with_epilogue}, {"with_operand_swap", &KernelLowering::with_operand_swap},
+        {"with_gemv", &KernelLowering::with_gemv},
     };
     auto it = handlers.find(c.name);
     if (it == handlers.end()) {
@@ -322,6 +337,27 @@ class KernelLowering {
   void with_warps(const Call& c) {
     Shape3 s;
     if (shape3(c, 1, 16, s, "with_warps(M, N, K) such as with_warps(2, 2, 1)")) set(k_.warps, s, c.span);
+  }
+
+  // Each lever a count or `auto`; whether the kernel is a gemv, and which counts CUTLASS's
+  // Gemv takes, is judged by validate_gemv.
+  void with_gemv(const Call& c) {
+    if (!k_.gemv) {
+      error(c.name_span, "with_gemv applies to gemv kernels only", "gemv(m = ..., k = ...).with_gemv(...)",
+            "declare y = A x as gemv(m = M, k = K)");
+      return;
+    }
+    GemvLevers& g = k_.gemv_levers;
+    g.access.span = g.threads_per_row.span = g.threads.span = c.span;
+    named_args(c.args, "with_gemv", {"access", "threads_per_row", "threads"}, [&](const std::string& n, const Expr& e) {
+      Setting<int>& s = n == "access" ? g.access : n == "threads_per_row" ? g.threads_per_row : g.threads;
+      if (is_auto(e)) {
+        s.span = e.span;
+        return;
+      }
+      int64_t v = 0;
+      if (int_value(e, "with_gemv " + n, 1, 1024, v)) set(s, static_cast<int>(v), e.span);
+    });
   }
 
   void with_schedule(const Call& c) {
@@ -864,6 +900,7 @@ class KernelLowering {
     fix(k_.warps); fix(k_.schedule); fix(k_.epilogue_schedule); fix(k_.stages); fix(k_.align_a);
     fix(k_.align_b); fix(k_.align_c); fix(k_.raster); fix(k_.swizzle); fix(k_.scheduler); fix(k_.splits);
     fix(k_.alpha); fix(k_.beta); fix(k_.operand_swap);
+    fix(k_.gemv_levers.access); fix(k_.gemv_levers.threads_per_row); fix(k_.gemv_levers.threads);
     for (Extent* e : {&k_.m, &k_.n, &k_.k, &k_.batch})
       if (e->span == Span{}) e->span = decl_.op.name_span;
   }

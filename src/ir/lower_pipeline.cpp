@@ -171,6 +171,13 @@ class PipelineLowering {
             "a gemm(...) kernel without groups");
       return;
     }
+    // The pipeline's GEMM steps are checked on the GPU; a GEMV step (its x and y as [K, 1] and [M, 1]
+    // intermediates) is not yet.
+    if (k.is_gemv()) {
+      error(c.name_span, "kernel '" + k.name + "' is a gemv; pipelines do not run gemv kernels yet",
+            "a gemm(...) kernel", "gemm(m = M, n = 1, k = K) runs the same product as a GEMM step");
+      return;
+    }
     for (const Extent* e : {&k.m, &k.n, &k.k})
       if (e->is_dynamic()) {
         const char* which = e == &k.m ? "m" : e == &k.n ? "n" : "k";

@@ -6,6 +6,7 @@
 #include "ir/validate.h"
 #include "ir/validate_conv.h"
 #include "ir/validate_depthwise.h"
+#include "ir/validate_gemv.h"
 
 namespace ucutlass::ir {
 
@@ -39,7 +40,9 @@ void resolve_types(GemmKernel& k) {
   // C is read only when beta can be non-zero or a custom step reads c; then it has D's type.
   if (k.c.is_auto) k.c.value = k.beta.value != 0.0 || k.reads_source_in_steps() ? k.d.value : DType::void_;
   choose(k.acc, DType::f32);
-  choose(k.math, is_sm80_depthwise(k) ? MathPath::simt : f32_in ? MathPath::tf32 : MathPath::tensor_op);
+  choose(k.math, is_sm80_depthwise(k) || k.is_gemv() ? MathPath::simt
+                 : f32_in                             ? MathPath::tf32
+                                                      : MathPath::tensor_op);
   for (EpilogueStep& s : k.epilogue)
     if (s.kind == EpilogueStep::Kind::bias && s.bias_type == DType::void_) s.bias_type = k.d.value;
   for (EpilogueExtra& x : k.extras)
@@ -191,6 +194,40 @@ void resolve_sm80(GemmKernel& k) {
   choose(k.scheduler, TileScheduler::persistent);
 }
 
+// GEMV (validate_gemv.h): sm80 (its only kernel), 32-byte loads or the widest that divides K,
+// a whole warp per row (every M is legal, and a long row has 32 loads in flight per warp
+// instead of 4 rows' worth of short ones), 256 threads, or fewer when that leaves under
+// two CTAs per SM of a 132-SM GPU. Alignments follow the loads: A and x by access, y by
+// the element (it is stored one element per row).
+void resolve_gemv(GemmKernel& k) {
+  choose(k.arch, Arch::sm80);
+  GemvLevers& g = k.gemv_levers;
+  const int max_access = gemv_max_access(k.a.value);
+  if (g.access.is_auto) {
+    g.access.value = max_access;
+    while (g.access.value > 1 && !k.k.is_dynamic() && k.k.value % g.access.value != 0) g.access.value /= 2;
+  }
+  choose(g.threads_per_row, 32);
+  if (g.threads.is_auto) {
+    g.threads.value = 256;
+    const int tpr = std::max(g.threads_per_row.value, 1);
+    auto ctas = [&](int threads) { return (k.m.value + threads / tpr - 1) / std::max(threads / tpr, 1); };
+    while (!k.m.is_dynamic() && g.threads.value > 32 && g.threads.value / 2 >= tpr && ctas(g.threads.value) < 264)
+      g.threads.value /= 2;
+  }
+  choose(k.align_a, g.access.value);
+  choose(k.align_b, g.access.value);
+  choose(k.align_c, 1);
+  // The settings of tiled kernels, at fixed values so the canonical text means one kernel.
+  choose(k.tile, Shape3{0, 0, 0});
+  choose(k.cluster, Shape3{1, 1, 1});
+  choose(k.warps, Shape3{0, 0, 0});
+  choose(k.stages, 0);
+  choose(k.schedule, KernelSchedule::multistage);
+  choose(k.epilogue_schedule, EpilogueSchedule::nosmem);
+  choose(k.scheduler, TileScheduler::persistent);
+}
+
 // with_operand_swap(auto): swap a fixed-size sm90a GEMM whose M would leave most of a
 // 64-row tile empty while N is wide, the LLM-decode shape (operand_swap.h). A swapped
 // tile N can be 16 or 32 rows of the problem; a convolution's operands are fixed.
@@ -224,6 +261,7 @@ int natural_alignment(DType t, int64_t contiguous_extent) {
 
 void resolve_auto(GemmKernel& k) {
   resolve_types(k);
+  if (k.is_gemv()) return resolve_gemv(k);
   resolve_operand_swap(k);
   // validate rejects a swapped conv or grouped GEMM
   if (!k.swaps_operands() || k.is_conv() || k.is_grouped()) return resolve_settings(k);

@@ -33,6 +33,32 @@ std::string step_dsl(const ChainStep& s) {
   return "";
 }
 
+// y = A x: the levers and alpha / beta, nothing of a tiled kernel (ir/validate_gemv.h).
+std::string gemv_dsl(const GemmMatch& m, const KernelConfig& c, const FusedEpilogue& f, const std::string& in,
+                     const std::string& out) {
+  std::ostringstream o;
+  o << "kernel " << m.name << " = gemv(m = " << m.m << ", k = " << m.k;
+  if (m.batch > 1) o << ", batch = " << m.batch;
+  o << ")\n";
+  o << "  .with_arch(sm80)\n";
+  o << "  .with_types(a = " << in << ", b = " << in << ", c = " << (f.residual >= 0 ? out : "void") << ", d = " << out
+    << ", acc = f32)\n";
+  o << "  .with_layouts(a = row)\n";
+  o << "  .with_math(simt)\n";
+  auto lever = [](int v) { return v > 0 ? std::to_string(v) : std::string("auto"); };
+  o << "  .with_gemv(access = " << lever(c.gemv_access) << ", threads_per_row = " << lever(c.gemv_threads_per_row)
+    << ", threads = " << lever(c.gemv_threads) << ")";
+  std::vector<std::string> steps;
+  if (f.alpha != 1) steps.push_back("alpha(" + dsl_number(f.alpha) + ")");
+  if (f.residual >= 0) steps.push_back("beta(" + dsl_number(f.beta) + ")");
+  if (!steps.empty()) {
+    o << "\n  .with_epilogue(";
+    for (size_t i = 0; i < steps.size(); ++i) o << (i ? ", " : "") << steps[i];
+    o << ")";
+  }
+  return o.str();
+}
+
 }  // namespace
 
 std::string dsl_number(double v) {
@@ -65,6 +91,10 @@ std::string KernelConfig::summary() const {
   if (form == ConvForm::subpixel) o << " sub-pixel";
   if (form == ConvForm::padded_channels) o << " padded-channels";
   if (form == ConvForm::space_to_depth) o << " space-to-depth";
+  if (gemv) {
+    o << " gemv access " << gemv_access << " threads_per_row " << gemv_threads_per_row << " threads " << gemv_threads;
+    return o.str();
+  }
   if (!conv) o << " a=" << ir::name_of(layout_a) << " b=" << ir::name_of(layout_b);
   if (set(tile)) o << " " << tile.m << "x" << tile.n << "x" << tile.k;
   if (arch == ir::Arch::sm90a && set(cluster)) o << " c" << cluster.m << "x" << cluster.n << "x" << cluster.k;
@@ -81,9 +111,10 @@ std::string KernelConfig::summary() const {
 
 std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
   const GemmMatch m = as_run(given, c);
-  const FusedEpilogue f = fusable_prefix(m, c.arch);
+  const FusedEpilogue f = fusable_prefix(m, c.arch, c.gemv);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
   std::ostringstream o;
+  if (c.gemv) return gemv_dsl(m, c, f, in, out);
   if (m.conv) {
     ConvSpec run = *m.conv;
     if (c.k_stack3) run.c *= 3;  // K stacking along the input channels

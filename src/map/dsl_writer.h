@@ -56,6 +56,10 @@ struct KernelConfig {
   bool bf16_operands = false;
   // How a convolution runs, when not as the problem writes it (map/run_form.h applies the form).
   ConvForm form = ConvForm::as_written;
+  // Run as a GEMV kernel (map::runs_as_gemv, ir/validate_gemv.h) with these levers (0 = auto);
+  // tile, cluster, warps, schedule, scheduler, raster and stages are then unused.
+  bool gemv = false;
+  int gemv_access = 0, gemv_threads_per_row = 0, gemv_threads = 0;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

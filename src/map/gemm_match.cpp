@@ -213,7 +213,12 @@ MatchReport match_gemms_or_attention(OpGraph& g) {
   return r;
 }
 
-FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
+bool runs_as_gemv(const GemmMatch& m) {
+  const bool type_ok = m.in == graph::DType::f32 || m.in == graph::DType::f16 || m.in == graph::DType::bf16;
+  return !m.conv && m.n == 1 && type_ok && m.a.natural == ir::Layout::row && !m.a.strided && !m.b.strided;
+}
+
+FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
   FusedEpilogue f;
   // sm80 reads a bias as C with stride 0 (ir validate, check_sm80_bias): a per-column one, before
   // any activation, never beside a residual; the depthwise direct convolution takes none.
@@ -244,6 +249,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
       case StepKind::bias_col:
       case StepKind::bias_row:
       {
+        if (gemv) break;
         const bool col = s.kind == StepKind::bias_col;
         const bool sm90_ok = arch == ir::Arch::sm90a && f.bias < 0 && (col || m.batch == 1);
         const bool sm80_ok = sm80_bias && col && f.bias < 0 && f.residual < 0 && f.dsl_steps.empty();
@@ -256,7 +262,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch) {
         break;
       }
       case StepKind::activation:
-        if (arch == ir::Arch::sm90a || activations == 0) {
+        if (!gemv && (arch == ir::Arch::sm90a || activations == 0)) {
           ++activations;
           f.dsl_steps.push_back(&s);
           ok = true;

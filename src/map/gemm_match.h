@@ -136,7 +136,14 @@ struct FusedEpilogue {
   ir::BiasKind bias_kind = ir::BiasKind::col;
   std::vector<const ChainStep*> dsl_steps;  // bias and activations, in order
 };
-FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch);
+// A GEMV kernel (`gemv`, ir/validate_gemv.h) fuses alpha and beta only: scales and a residual.
+FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv = false);
+
+// Whether the match can run as a GEMV kernel (gemv(m = M, k = K), ir/validate_gemv.h): a
+// matrix-vector product y = A x, N = 1, with A row-major as the graph stores it (K contiguous:
+// a transposed view of it would need a copy of the whole matrix, the very traffic a GEMV is
+// bound by), x not strided, and a type the Gemv takes (f32, f16, bf16).
+bool runs_as_gemv(const GemmMatch& m);
 
 }  // namespace ucutlass::map
 

@@ -209,14 +209,41 @@ std::vector<KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathC
   return out;
 }
 
+std::vector<KernelConfig> enumerate_gemv_configs(const map::GemmMatch& m) {
+  std::vector<KernelConfig> out;
+  if (!map::runs_as_gemv(m)) return out;
+  const int widest = 32 / graph::dtype_bytes(m.in);  // 32-byte loads; 16-byte ones below
+  for (int access : {widest, widest / 2})
+    for (int lanes : {8, 16, 32})
+      for (int threads : {128, 256, 512}) {
+        KernelConfig c;
+        c.arch = Arch::sm80;
+        c.math = MathPath::simt;
+        c.layout_a = Layout::row;
+        c.layout_b = m.b.natural;  // x is a vector: either stride pattern is contiguous, no copy
+        c.gemv = true;
+        c.gemv_access = access;
+        c.gemv_threads_per_row = lanes;
+        c.gemv_threads = threads;
+        out.push_back(c);
+      }
+  return out;
+}
+
 std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceProfile tolerance,
                                         const sol::GpuProfile& gpu, SpaceStats* stats) {
   SpaceStats local;
   std::vector<Candidate> out;
   std::set<std::string> hashes;
   const int64_t input_only_k = !m.a.parameter && !m.b.parameter ? m.k : 0;
-  for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k)) {
-    for (const KernelConfig& c : enumerate_configs(m, path)) {
+  std::vector<std::pair<MathChoice, std::vector<KernelConfig>>> spaces;
+  for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k))
+    spaces.emplace_back(path, enumerate_configs(m, path));
+  // A matrix-vector product also runs as a GEMV kernel: f32 FMAs with f32 accumulation on CUDA cores, as
+  // accurate as the problem's own fp32 (or 16-bit) product, so under every tolerance profile.
+  spaces.emplace_back(kSm80Simt, enumerate_gemv_configs(m));
+  for (const auto& [path, configs] : spaces) {
+    for (const KernelConfig& c : configs) {
       ++local.enumerated;
       std::string dsl = map::kernel_dsl(m, c);
       FrontendResult fe = run_frontend(m.name + ".dsl", dsl + "\n");
@@ -246,7 +273,7 @@ namespace {
 
 auto family(const KernelConfig& c) {
   return std::make_tuple(static_cast<int>(c.arch), static_cast<int>(c.math), c.k_stack3, c.bf16_operands, static_cast<int>(c.form),
-                         c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap);
+                         c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap, c.gemv);
 }
 
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
@@ -261,6 +288,10 @@ int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   d += a.stages != b.stages;
   d += a.layout_a != b.layout_a || a.layout_b != b.layout_b;
   d += a.operand_swap != b.operand_swap;
+  d += a.gemv != b.gemv;
+  d += a.gemv_access != b.gemv_access;
+  d += a.gemv_threads_per_row != b.gemv_threads_per_row;
+  d += a.gemv_threads != b.gemv_threads;
   return d;
 }
 

@@ -12,6 +12,8 @@
 // 3. Every combination is written as DSL and run through the front end; only
 //    the legal ones survive, deduplicated by program hash.
 // 4. The survivors are ranked by the analytic model (cost_model.h).
+// A matrix-vector product (N = 1, A row-major) also gets GEMV kernels (ir/validate_gemv.h), whatever the
+// tolerance: they compute in f32 like the problem.
 #include <string>
 #include <vector>
 
@@ -62,6 +64,10 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
 
 // The knob combinations before the legality filter (exposed for tests).
 std::vector<map::KernelConfig> enumerate_configs(const map::GemmMatch& m, const MathChoice& path);
+
+// GEMV configurations of a matrix-vector product (map::runs_as_gemv; none otherwise): 32- and 16-byte
+// loads, 8, 16 or 32 lanes per row, 128 to 512 threads per CTA (exposed for tests).
+std::vector<map::KernelConfig> enumerate_gemv_configs(const map::GemmMatch& m);
 
 // The first `count` candidates to try: the best estimate per (math, tile,
 // scheduler) family, so a first batch is not ten rasters of one kernel.

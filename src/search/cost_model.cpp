@@ -105,6 +105,47 @@ double shape_efficiency(const map::KernelConfig& c, graph::DType in) {
   return size * schedule * cluster * spill;
 }
 
+// GEMV kernels (ir/validate_gemv.h) are priced as the memory-bound products they are. Each lane has
+// one load of A in flight at a time (the kernel's loop loads, then multiplies), so how close a config
+// gets to the DRAM rate depends on the bytes it keeps loading per SM: resident lanes x bytes per load.
+// On the H200 (bench/results/gemv-sweep-h200-2026-11-30.json: level1/016's A [4096, 32768] f32 under
+// all 18 configs the search enumerates) the time over the best one grew as the inverse square of those
+// bytes: eff = 1 / (1 + (kGemvHalfSpeedBytes / in flight)^2), half speed at 6.4 KB per SM, with the
+// best (32-byte loads, 32 lanes per row: 31.8 KB per SM) at 0.96 of the realistic DRAM rate; the model
+// is within 5 % of 15 of the 18 measured times and 21 % of the rest.
+constexpr double kGemvHalfSpeedBytes = 6400;
+constexpr double kGemvPeakFraction = 0.96;
+
+Estimate estimate_gemv(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  Estimate e;
+  const int sms = gpu.sms > 0 ? gpu.sms : 132;
+  const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
+  const int lanes = std::max(1, c.gemv_threads_per_row), threads = std::max(32, c.gemv_threads);
+  const int access = std::max(1, c.gemv_access);
+  const int64_t rows = m.m * m.batch, rows_per_cta = std::max(1, threads / lanes);
+  e.ctas = ceil_div(rows, rows_per_cta);
+  const int64_t ctas_per_sm = std::min<int64_t>(32, 2048 / threads);
+  const double resident_ctas = std::min(static_cast<double>(ctas_per_sm), static_cast<double>(e.ctas) / sms);
+  // Lanes past a short row's end idle: K / access loads shared by `lanes` lanes.
+  const double busy = std::min(1.0, static_cast<double>(m.k) / (static_cast<double>(access) * lanes));
+  const double in_flight = resident_ctas * threads * busy * access * in_bytes;
+  e.wave_efficiency = 1.0 / (1.0 + std::pow(kGemvHalfSpeedBytes / std::max(in_flight, 1.0), 2.0));
+  e.shape_efficiency = kGemvPeakFraction;
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, true);
+  double bytes = (static_cast<double>(m.m) * m.k + m.k) * m.batch * in_bytes + static_cast<double>(m.m) * m.batch * out_bytes;
+  if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.batch * out_bytes;
+  const double bw = sol::realistic_dram_bandwidth(gpu);
+  e.t_memory = bytes / (bw * e.wave_efficiency * e.shape_efficiency);
+  e.t_math = 2.0 * m.m * m.k * m.batch / sol::realistic_flops(gpu, sol::MathPath::fp32).value;
+  e.t_overhead = kLaunchSeconds;
+  for (size_t i = f.steps; i < m.chain.size(); ++i)
+    e.t_overhead += 2.0 * m.m * m.batch * out_bytes / bw + kLaunchSeconds;
+  const double body = std::max(e.t_math, e.t_memory);
+  e.seconds = body + e.t_overhead;
+  e.note = e.t_overhead > body ? "overhead-bound" : e.t_math >= e.t_memory ? "math-bound" : "memory-bound";
+  return e;
+}
+
 }  // namespace
 
 sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
@@ -121,6 +162,7 @@ sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
 }
 
 Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  if (c.gemv) return estimate_gemv(given, c, gpu);
   // A sub-pixel conv is priced as the fprop it runs plus its pixel shuffle below.
   const map::GemmMatch m = map::as_run(given, c);
   Estimate e;
@@ -171,7 +213,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   // The kernel's operand bytes, and the problem's (f32 where the kernel reads bf16 roundings of it).
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
   const double src_bytes = graph::dtype_bytes(given.in);
-  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch);
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, c.gemv);
   // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
   double bytes = m.conv ? map::conv_kernel_bytes(m) + (c.k_stack3 ? 2.0 * static_cast<double>(m.conv->x_elements + m.conv->w_elements) * in_bytes : 0.0)
                         : (static_cast<double>(m.m) * run_k + static_cast<double>(run_k) * m.n) * m.batch * in_bytes +

@@ -18,6 +18,9 @@
 // PyTorch side pays the layout copies: the activation to channels-last unless
 // an earlier conv kernel produced it, the weight to KRSC on every call, the
 // residual C, and the result back when a view needs contiguous strides.
+// GEMV kernels (ir/validate_gemv.h) are memory-bound by design: t = (A + x + y (+ C)) / (realistic DRAM
+// bandwidth x in-flight efficiency x peak fraction) + launch, where the in-flight efficiency follows the
+// bytes a config keeps loading per SM, as measured on the H200 (cost_model.cpp).
 #include <string>
 #include <vector>
 

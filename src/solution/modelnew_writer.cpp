@@ -189,7 +189,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   std::vector<map::FusedEpilogue> fused;
   for (size_t i = 0; i < in.gemms.size(); ++i) {
     const map::GemmMatch& m = in.gemms[i];
-    fused.push_back(map::fusable_prefix(m, in.configs[i].arch));
+    fused.push_back(map::fusable_prefix(m, in.configs[i].arch, in.configs[i].gemv));
     int last = m.anchor;
     covered[m.anchor] = true;
     for (size_t s = 0; s < fused.back().steps; ++s) {

@@ -84,6 +84,7 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
       {"level3_005_transformer_block", sol::ToleranceProfile::kernelbench_v01, 4},
       {"level3_008_mlp_bf16_weights", sol::ToleranceProfile::kernelbench, 2},
       {"level1_019_conv2d_3x3", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level1_016_gemv", sol::ToleranceProfile::kernelbench, 1},              // sm80 SIMT Gemv
       {"level1_022_conv2d_depthwise", sol::ToleranceProfile::kernelbench, 1},  // sm80 direct convolution
       {"level1_023_conv2d_grouped", sol::ToleranceProfile::kernelbench, 1},
       {"level1_025_conv_transpose2d", sol::ToleranceProfile::kernelbench, 1},
@@ -142,6 +143,18 @@ TEST(ModelNewWriter, Sm80FusesALeadingBiasAndOneActivation) {
   EXPECT_NE(s.modelnew.find("tf32x3"), std::string::npos);
   EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2, b=t0.transpose(-1, -2), bias=t1.reshape(-1))"), std::string::npos)
       << s.modelnew;
+  EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
+}
+
+TEST(ModelNewWriter, AMatrixVectorProductCallsItsGemvKernelOnTheProblemsTensors) {
+  // level1/016: A [4096, 32768] @ x [32768, 1] runs as gemv(m, k); the binding takes x as B [K, 1]
+  // and returns y [M, 1], so the call is the GEMM one, with no copy of either operand.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level1_016_gemv", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.dsl.find("kernel gemm0 = gemv(m = 4096, k = 32768)"), std::string::npos) << s.dsl;
+  EXPECT_NE(s.dsl.find(".with_gemv(access = 8, threads_per_row = 32"), std::string::npos) << s.dsl;
+  EXPECT_NE(s.modelnew.find("t2 = _ucutlass.gemm0(a=t0, b=t1)"), std::string::npos) << s.modelnew;
   EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
 }
 
