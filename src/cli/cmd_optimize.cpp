@@ -35,6 +35,7 @@
 #include "search/config_space.h"
 #include "search/cost_model.h"
 #include "search/conv_space.h"
+#include "search/next_expectation.h"
 #include "search/refine.h"
 #include "sol/profile_selection.h"
 #include "sol/sol_report.h"
@@ -439,6 +440,46 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       std::cerr << "resuming: " << resumed << " attempt(s) already in " << store_path << " (never repeated)\n";
     // Up to `room` new attempts of problem i; candidates the store already has
     // are folded in without a GPU. Empty when the problem's lists are spent.
+    auto configs_of = [](const Problem& p, const std::vector<size_t>& pick) {
+      std::vector<map::KernelConfig> configs;
+      for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
+      return configs;
+    };
+    // A pick that needs no GPU: its solution cannot be written (counted as seen), or an earlier run
+    // recorded it (never repeated, but its result steers refinement). Folded into p.measured.
+    auto settled = [&](Problem& p, const std::vector<size_t>& pick, const solution::SolutionFiles& sf) {
+      if (!sf.error.empty()) {
+        record_measured(p, pick, std::nullopt);
+        return true;
+      }
+      if (!store->has_attempt(p.name, sf.hash)) return false;
+      for (const store::AttemptRow& r : store->attempts(p.name))
+        if (r.hash == sf.hash)
+          // A miss judged under older, stricter correctness rules is not held against its path.
+          record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
+                          missed_tolerance_now(r.verdict, r.result_json));
+      return true;
+    };
+    // The ranking model's expectation of problem i's next new attempt, for the scheduler
+    // (search/next_expectation.h), after folding in the recorded picks the walk proposes first (a
+    // resumed campaign's: otherwise a problem not yet scheduled in this run has nothing to calibrate on).
+    auto expect = [&](size_t i, sched::ProblemState& s) {
+      Problem& p = problems[i];
+      s.next_expected_ms.reset();
+      s.next_speculative = false;
+      for (;;) {
+        const std::vector<std::vector<size_t>> picks = next_attempts(p, 1);
+        if (picks.empty()) return;
+        const solution::SolutionFiles sf =
+            solution::make_solution(p.source, p.graph, p.matches.gemms, configs_of(p, picks.front()), tc.cutlass_dir);
+        if (settled(p, picks.front(), sf)) continue;
+        if (auto e = search::expect_next(p.candidates, p.measured, picks.front(), p.unmapped_s * 1e3)) {
+          s.next_expected_ms = e->ms;
+          s.next_speculative = e->speculative;
+        }
+        return;
+      }
+    };
     auto gather = [&](size_t i, int room) {
       Problem& p = problems[i];
       std::vector<Pending> mine;
@@ -446,21 +487,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         const std::vector<std::vector<size_t>> picks = next_attempts(p, static_cast<size_t>(room));
         if (picks.empty()) break;
         for (const std::vector<size_t>& pick : picks) {
-          std::vector<map::KernelConfig> configs;
-          for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
+          std::vector<map::KernelConfig> configs = configs_of(p, pick);
           solution::SolutionFiles sf = solution::make_solution(p.source, p.graph, p.matches.gemms, configs, tc.cutlass_dir);
-          if (!sf.error.empty()) {
-            record_measured(p, pick, std::nullopt);
-            continue;
-          }
-          if (store->has_attempt(p.name, sf.hash)) {  // recorded by an earlier run: never repeated, but it steers refinement
-            for (const store::AttemptRow& r : store->attempts(p.name))
-              if (r.hash == sf.hash)
-                // A miss judged under older, stricter correctness rules is not held against its path.
-                record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
-                                missed_tolerance_now(r.verdict, r.result_json));
-            continue;
-          }
+          if (settled(p, pick, sf)) continue;
           bool twice = false;
           for (const Pending& q : mine) twice |= q.files.hash == sf.hash;
           if (twice) {  // two picks, one program: measure it once, count the other as seen
@@ -488,6 +517,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       // --batch-problems, every problem with up to --batch attempts. All of them
       // build in parallel and are evaluated in one harness batch.
       std::vector<sched::ProblemState> view = states;
+      for (size_t i = 0; i < problems.size(); ++i)
+        if (problems[i].skipped.empty() && sched::stop_reason(view[i], policy) == sched::StopReason::none) expect(i, view[i]);
       std::vector<Pending> batch;
       bool picked_any = false;
       for (int taken = 0; taken < a.batch_problems;) {

@@ -54,7 +54,10 @@ double expected_gain(const ProblemState& p) {
   const double sol = p.sol_ms > 0 ? p.sol_ms : 1e-6;
   const double reference = p.best_ms ? *p.best_ms : (p.eager_ms > 0 ? p.eager_ms : sol * 10);
   double gap = std::log(std::max(reference / sol, 1.0)) + (p.best_ms ? 0.0 : 1.0);  // unsolved: a first solution is worth most
-  return gap * std::pow(0.85, p.since_improvement);
+  const double headroom = gap * std::pow(0.85, p.since_improvement);
+  if (!p.best_ms || !p.next_expected_ms || *p.next_expected_ms <= 0) return headroom;
+  const double expected = std::log(*p.best_ms / *p.next_expected_ms) * (p.next_speculative ? 0.5 : 1.0);
+  return std::max(expected, kExploreWeight * headroom);
 }
 
 int pick_next(const std::vector<ProblemState>& problems, const Policy& policy, int used) {

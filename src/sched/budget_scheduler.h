@@ -35,6 +35,10 @@ struct ProblemState {
   int attempts = 0;
   int since_improvement = 0;
   bool exhausted = false;  // no candidate left to try
+  // What the ranking model expects the next attempt to take (search/next_expectation.h), when it has
+  // a guess; never set in replay, which knows only the recorded attempts.
+  std::optional<double> next_expected_ms;
+  bool next_speculative = false;  // the next attempt may miss the tolerance
 
   bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }
   double speedup() const { return best_ms && eager_ms > 0 ? eager_ms / *best_ms : 0; }
@@ -48,6 +52,12 @@ StopReason stop_reason(const ProblemState& p, const Policy& policy);
 // Expected gain in log-speedup of one more attempt: the log of the remaining
 // gap to SOL, discounted by the attempts that brought nothing; a problem
 // without a correct result yet ranks by its whole gap to SOL from PyTorch.
+// Where the ranking model expects something of the next attempt
+// (next_expected_ms), that expectation leads: log(best / expected), halved
+// for a speculative attempt; the SOL gap then only explores, at
+// kExploreWeight of its weight (a problem whose next candidate the model
+// expects no faster still gets attempts, after those it expects to gain).
+inline constexpr double kExploreWeight = 0.25;
 double expected_gain(const ProblemState& p);
 
 // Index of the open problem to attempt next, or -1 when all have stopped or

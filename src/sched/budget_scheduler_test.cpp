@@ -71,6 +71,30 @@ TEST(PickNext, MostExpectedGainFirst) {
   EXPECT_EQ(pick_next(q, Policy{}, 0), 1);
 }
 
+TEST(PickNext, TheModelsExpectationLeadsTheSolGap) {
+  // kbsuite-b, call 4: level1/016 (best 0.30 ms, SOL 0.112, eager 0.16; its GEMV expected at 0.13 ms)
+  // against a GEMM with a wider SOL gap whose next candidate the model expects no faster.
+  Policy pol;
+  ProblemState gemv = state(0.112, 0.16, 0.30, 4, 3);
+  ProblemState gemm = state(0.28, 2.7, 1.18, 10, 0);
+  std::vector<ProblemState> ps = {gemm, gemv};
+  EXPECT_EQ(pick_next(ps, pol, 0), 0);  // by SOL gap alone (before): log(1.18/0.28) > 0.85^3 log(0.30/0.112)
+  ps[1].next_expected_ms = 0.13;
+  ps[0].next_expected_ms = 1.24;
+  EXPECT_EQ(pick_next(ps, pol, 0), 1);
+  EXPECT_NEAR(expected_gain(ps[1]), std::log(0.30 / 0.13), 1e-12);
+  // The GEMM still explores, at a quarter of its SOL headroom.
+  EXPECT_NEAR(expected_gain(ps[0]), kExploreWeight * std::log(1.18 / 0.28), 1e-12);
+  // A speculative expectation counts half: log(0.30 / 0.13) / 2 = 0.418, still ahead of 0.360.
+  ps[1].next_speculative = true;
+  EXPECT_NEAR(expected_gain(ps[1]), 0.5 * std::log(0.30 / 0.13), 1e-12);
+  EXPECT_EQ(pick_next(ps, pol, 0), 1);
+  // An unsolved problem has nothing to calibrate on: its whole gap, as before.
+  ProblemState unsolved = state(1, 10, std::nullopt, 1, 0);
+  unsolved.next_expected_ms = 0.5;
+  EXPECT_NEAR(expected_gain(unsolved), std::log(10.0) + 1, 1e-12);
+}
+
 TEST(Replay, SavesAttemptsAndKeepsTheGeomean) {
   // Problem a reaches near SOL on attempt 3; b plateaus after attempt 2; c never
   // beats PyTorch and uses every recorded attempt.

@@ -41,8 +41,11 @@ TEST(PolicySweep, EveryCellIsItsReplayAndTheBestKeepsTheShare) {
   ASSERT_GE(s.best, 0);
   const SweepRow& best = s.rows[static_cast<size_t>(s.best)];
   EXPECT_GE(best.summary.geomean_kept, 0.95);
-  for (const SweepRow& r : s.rows)
-    if (r.summary.geomean_kept >= 0.95) EXPECT_GE(r.summary.attempts_policy, best.summary.attempts_policy);
+  for (const SweepRow& r : s.rows) {
+    if (r.summary.geomean_kept >= 0.95) {
+      EXPECT_GE(r.summary.attempts_policy, best.summary.attempts_policy);
+    }
+  }
   const std::string text = sweep_text(s);
   EXPECT_NE(text.find("<- best"), std::string::npos) << text;
   EXPECT_NE(text.find("best: epsilon"), std::string::npos) << text;

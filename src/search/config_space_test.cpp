@@ -37,7 +37,7 @@ TEST(MathPaths, FollowTheTolerance) {
   const Row rows[] = {
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, 0,
        "sm80/tf32x3 sm80/simt sm90a/tensor_op(k-stacked)(bf16) sm90a/tf32(k-stacked) sm90a/tf32(speculative) "},
-      // Both operands inputs under 1e-4: up to K = 4096 K-stacked 3xTF32 passes within the native-atol
+      // Both operands inputs under 1e-4: up to K = 8192 K-stacked 3xTF32 passes within the native-atol
       // floor and leads; past it, it missed, so sm80's 3xTF32 leads and K-stacked is the probe.
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, kKStackedInputOnlyMaxK, "sm90a/tf32(k-stacked) sm80/tf32x3 sm80/simt "},
       {graph::DType::f32, sol::ToleranceProfile::kernelbench, kKStackedInputOnlyMaxK + 1,
