@@ -56,6 +56,33 @@ double fused_bytes(const OpGraph& g, const std::vector<OpCost>& costs, const std
   return total;
 }
 
+// Bytes per element of the operands a tensor-core path multiplies, where a kernel can hold them in
+// that width (0: no narrower stored form: TF32 and 3xTF32 keep 4-byte words, SIMT the data's own).
+int stored_operand_bytes(MathPath p) {
+  switch (p) {
+    case MathPath::fp16:
+    case MathPath::bf16: return 2;
+    case MathPath::fp8: return 1;
+    default: return 0;
+  }
+}
+
+// A parameter is the same tensor on every call, so an honest solution may keep it in the narrower
+// operand type its op's path allows, converted once and rebuilt only when the parameter changes (the
+// solutions' param cache, src/solution/param_cache.h): a tensor-core op's parameter reads are priced at
+// that width. Inputs are fresh on every call and are read at their own. (Without this, a Linear whose
+// weight dominates the bytes, level2/014 under kernelbench-v0.1, ran "below SOL" with its weight cached
+// in bf16: a false gaming verdict.)
+void narrow_parameter_reads(const OpGraph& g, const std::vector<int>& root, MathPath path, OpCost& cost) {
+  const int width = stored_operand_bytes(path);
+  if (width == 0) return;
+  for (TensorAccess& a : cost.reads) {
+    const graph::Tensor& t = g.tensors[root[a.tensor]];
+    const int own = graph::dtype_bytes(t.dtype);
+    if (t.is_parameter() && own > width) a.bytes *= static_cast<double>(width) / own;
+  }
+}
+
 constexpr int64_t kMinSplitK = 1024;
 constexpr double kStreamKEfficiency = 0.85;
 
@@ -81,6 +108,7 @@ SolReport build_sol_report(const OpGraph& g, const SelectedProfile& profile, con
   for (const graph::Node& n : g.nodes) costs.push_back(cost_node(g, n));
   r.degenerate = analyze_degenerate(g, costs, options.tolerance);
 
+  const std::vector<int> root = storage_roots(g, costs);
   double sum_c = 0, sum_m = 0, sum_max = 0, sum_flops = 0, sum_bytes = 0, sum_c_realistic = 0;
   double reduced_c = 0, reduced_flops = 0;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
@@ -91,6 +119,10 @@ SolReport build_sol_report(const OpGraph& g, const SelectedProfile& profile, con
     const bool tensor = is_gemm_like(line.cost.kind);
     line.path = tensor ? choose_tensor_path(line.cost.math_dtype, options.tolerance, options.precision)
                        : simt_path(line.cost.math_dtype);
+    if (tensor) {
+      narrow_parameter_reads(g, root, line.path.path, costs[i]);
+      line.cost = costs[i];
+    }
     Rate hard = hard_flops(gpu, line.path.path);
     line.peak_flops = hard.value;
     line.rate_note = hard.note;
