@@ -12,8 +12,8 @@ solutions stack: A rows with K contiguous, a row-major B read along K (the trans
 operands, a conv's NCHW input along its channels, sizes that leave partial 32 x 32 tiles, and Inf, NaN and
 signed zeros. Each result must equal the PyTorch split the solutions fall back to, bit for bit (NaN where
 it has NaN), and strides the kernels do not take must come back as None. Timing: each fused split against
-the PyTorch one on
-level1/001's 4096 x 4096 operands (median of CUDA-event timed calls). Writes
+the PyTorch one on level1/001's 4096 x 4096 operands and on level1/020's rows of 12 channels (median of
+CUDA-event timed calls). Writes
 bench/results/tf32-split-<date>.json with provenance; exits 1 when any case fails.
 """
 import argparse
@@ -75,6 +75,11 @@ def cases(torch):
         ("conv weight along C", rand(33, 19, 3, 3).movedim(1, -1), False),
         ("one row", rand(1, 1000), True),
         ("K = 1", rand(40, 1), True),
+        # Short rows share a block (lane groups of the next power of two of K): a partial last block,
+        # K not a power of two, and a conv's few channels (level1/020's space-to-depth input has 12).
+        ("short rows, K = 12", rand(1001, 12), True),
+        ("short rows, K = 3, batched", rand(3, 77, 3), True),
+        ("short rows, K = 100", rand(9, 100), False),
         ("Inf, NaN, zeros, subnormal", special, True),
         # Three leading dimensions of which two merge: [6][20] rows at strides 8 and 48.
         ("leading dimensions merged", rand(4, 5, 6, 8).permute(2, 0, 1, 3), True),
@@ -120,7 +125,9 @@ def main(argv):
         a = torch.rand(4096, 4096, device="cuda")
         b = torch.rand(4096, 4096, device="cuda").movedim(-2, -1)  # level1/001's B read along K
         part_bytes = 2 if bf16 else 4
-        for label, x, side in (("A 4096x4096", a, True), ("B 4096x4096 transposed", b, False)):
+        short = torch.rand(64, 115, 115, 12, device="cuda")  # level1/020's space-to-depth input: rows of 12
+        for label, x, side in (("A 4096x4096", a, True), ("B 4096x4096 transposed", b, False),
+                               ("short rows 64x115x115x12", short, True)):
             fused = median_ms(lambda: split(x, side), 50)
             ops = median_ms(lambda: torch_split(torch, x, side, bf16), 50)
             timing[f"{fmt} {label}"] = {"fused_ms": fused, "pytorch_ms": ops, "speedup": ops / fused,

@@ -201,11 +201,15 @@ __device__ __forceinline__ void store_stack3(typename P::T* row, long long k, lo
   row[2 * k + j] = hi;
 }
 
+// Row blockIdx.x * blockDim.y + threadIdx.y of the batch_rows = batch * rows, its K elements strided
+// over the blockDim.x lanes of that row's group.
 template <class P>
 __global__ void __launch_bounds__(256) stack3_rows(const float* __restrict__ src, typename P::T* __restrict__ dst,
-                                                   long long rows, long long k, long long stride_batch,
-                                                   long long stride_row, bool a_side) {
-  const long long row = blockIdx.x, b = row / rows, r = row % rows;
+                                                   long long batch_rows, long long rows, long long k,
+                                                   long long stride_batch, long long stride_row, bool a_side) {
+  const long long row = static_cast<long long>(blockIdx.x) * blockDim.y + threadIdx.y;
+  if (row >= batch_rows) return;
+  const long long b = row / rows, r = row % rows;
   const float* in = src + b * stride_batch + r * stride_row;
   typename P::T* out = dst + row * 3 * k;
   for (long long j = threadIdx.x; j < k; j += blockDim.x) store_stack3<P>(out, k, j, in[j], a_side);
@@ -240,10 +244,13 @@ int launch_stack3(const float* src, void* out, long long batch, long long rows, 
   const cudaStream_t s = static_cast<cudaStream_t>(stream);
   typename P::T* dst = static_cast<typename P::T*>(out);
   if (stride_k == 1 || k == 1) {
-    if (batch * rows > 2147483647LL) return 1;
-    const int threads = k >= 256 ? 256 : static_cast<int>((k + 31) / 32 * 32);
-    stack3_rows<P><<<static_cast<unsigned>(batch * rows), threads, 0, s>>>(src, dst, rows, k, stride_batch,
-                                                                           stride_row, a_side != 0);
+    int lanes = 1;  // per row: the next power of two of K, at most the block
+    while (lanes < k && lanes < 256) lanes *= 2;
+    const int rows_per_block = 256 / lanes;
+    const long long blocks = (batch * rows + rows_per_block - 1) / rows_per_block;
+    if (blocks > 2147483647LL) return 1;
+    stack3_rows<P><<<static_cast<unsigned>(blocks), dim3(lanes, rows_per_block), 0, s>>>(
+        src, dst, batch * rows, rows, k, stride_batch, stride_row, a_side != 0);
   } else if (stride_row == 1 || rows == 1) {
     if (batch > 65535 || (k + 31) / 32 > 65535 || (rows + 31) / 32 > 2147483647LL) return 1;
     const dim3 grid(static_cast<unsigned>((rows + 31) / 32), static_cast<unsigned>((k + 31) / 32),
