@@ -3,28 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "compiler/frontend.h"
+#include "ir/testing_legality.h"
 #include "ir/canonical.h"
 
 namespace ucutlass {
 namespace {
 
-struct Row {
-  const char* name;
-  const char* program;
-  std::vector<std::string> messages;  // exact, in order; empty = legal
-};
-
-void PrintTo(const Row& row, std::ostream* os) { *os << row.name; }
-
-std::vector<std::string> located_messages(const std::string& text) {
-  FrontendResult r = run_frontend("t.dsl", text);
-  std::vector<std::string> out;
-  for (const Diagnostic& d : r.diags->all()) {
-    LineCol lc = r.diags->file().line_col(d.span.begin);
-    out.push_back(std::to_string(lc.line) + ":" + std::to_string(lc.column) + ": " + d.message);
-  }
-  return out;
-}
+using Row = ir_testing::LegalityRow;
+using ir_testing::located_messages;
 
 class GemvLegality : public ::testing::TestWithParam<Row> {};
 

@@ -3,26 +3,14 @@
 #include <gtest/gtest.h>
 
 #include "compiler/frontend.h"
+#include "ir/testing_legality.h"
 #include "ir/canonical.h"
 
 namespace ucutlass {
 namespace {
 
-struct Row {
-  const char* name;
-  const char* program;
-  std::vector<std::string> messages;  // exact, in order; empty = legal
-};
-
-// Names the row in test listings instead of dumping its bytes.
-void PrintTo(const Row& row, std::ostream* os) { *os << row.name; }
-
-std::vector<std::string> messages_of(const std::string& text) {
-  FrontendResult r = run_frontend("t.dsl", text);
-  std::vector<std::string> out;
-  for (const Diagnostic& d : r.diags->all()) out.push_back(d.message);
-  return out;
-}
+using Row = ir_testing::LegalityRow;
+using ir_testing::messages_of;
 
 const char* kBase = "kernel k = gemm(m = 4096, n = 4096, k = 4096)";
 
