@@ -11,8 +11,16 @@ error in the input type (the harness's native floor), then timed: CUDA events ar
 after 3 warm-ups, A (hundreds of MiB) far larger than the L2, so each launch reads it from DRAM.
 PyTorch's matmul of the same operands (cuBLAS's gemv) is timed the same way for comparison.
 """
-import argparse, ctypes, json, pathlib, sys
+import argparse
+import ctypes
+import json
+import pathlib
+import sys
+
 import torch
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+import provenance  # noqa: E402
 
 class Params(ctypes.Structure):
     _fields_ = [(n, ctypes.c_void_p) for n in ("a", "b", "c", "d", "bias")] + \
@@ -26,10 +34,12 @@ DYNAMIC = {"M": 4128, "K": 1032, "batch": 1}  # M a multiple of every warp's row
 
 
 def timed(fn, warmup=3, reps=20):
-    for _ in range(warmup): fn()
+    for _ in range(warmup):
+        fn()
     start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
     start.record()
-    for _ in range(reps): fn()
+    for _ in range(reps):
+        fn()
     end.record()
     torch.cuda.synchronize()
     return start.elapsed_time(end) / reps
@@ -52,14 +62,19 @@ def check(lib, sig, settings):
     run.argtypes = [ctypes.POINTER(Params), ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
     msg = ctypes.create_string_buffer(512)
     stream = torch.cuda.current_stream().cuda_stream
-    launch = lambda: run(ctypes.byref(p), stream, msg, 512)
+
+    def launch():
+        return run(ctypes.byref(p), stream, msg, 512)
+
     rc = launch()
     torch.cuda.synchronize()
-    if rc != 0: return {"kernel": name, "ok": False, "error": msg.value.decode()}
+    if rc != 0:
+        return {"kernel": name, "ok": False, "error": msg.value.decode()}
     ref = alpha * torch.matmul(a.double(), x.double())
-    if reads_c: ref = ref + beta * c.double()
     native = alpha * torch.matmul(a, x).double()  # PyTorch in the input type: its own error
-    if reads_c: native = native + beta * c.double()
+    if reads_c:
+        ref = ref + beta * c.double()
+        native = native + beta * c.double()
     err = (d.double() - ref).abs().max().item()
     native_err = (native - ref).abs().max().item()
     ok = bool(torch.isfinite(d).all()) and err <= 4 * native_err + 1e-5 * ref.abs().max().item()
@@ -76,6 +91,7 @@ def main():
     ap.add_argument("case_dir")
     ap.add_argument("--json")
     args = ap.parse_args()
+    started = provenance.now()
     manifest = json.loads(next(pathlib.Path(args.case_dir).glob("ucutlass_*.json")).read_text())
     lib = ctypes.CDLL(args.lib)
     torch.manual_seed(0)
@@ -83,13 +99,20 @@ def main():
     for k in manifest["kernels"]:
         r = check(lib, k, k["settings"])
         rows.append(r)
-        if "error" in r: print(f"FAIL {r['kernel']}: {r['error']}", flush=True); continue
+        if "error" in r:
+            print(f"FAIL {r['kernel']}: {r['error']}", flush=True)
+            continue
         g = r["gemv"]
         torch_ms = f"{r['torch_ms']:.4f}" if r["torch_ms"] is not None else "-"
         print(f"{'ok  ' if r['ok'] else 'FAIL'} {r['kernel']:24s} access {g['access']:2d} lanes {g['threads_per_row']:2d} "
               f"threads {g['threads']:4d}  {r['ms']:.4f} ms  {r['tb_per_s']:.2f} TB/s  torch {torch_ms} ms  "
               f"err {r['max_abs_error']:.2e} (torch {r['torch_max_abs_error']:.2e})", flush=True)
-    if args.json: pathlib.Path(args.json).write_text(json.dumps({"gpu": torch.cuda.get_device_name(), "rows": rows}, indent=1))
+    if args.json:
+        report = {"kind": "ucutlass-gemv-check", "started": started.isoformat(), **provenance.command(),
+                  "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
+                  "driver": provenance.driver_version(), "gpu": torch.cuda.get_device_name(),
+                  "torch": torch.__version__, "rows": rows}
+        pathlib.Path(args.json).write_text(json.dumps(report, indent=1))
     sys.exit(0 if all(r.get("ok") for r in rows) else 1)
 
 
