@@ -153,6 +153,30 @@ TEST(Cli, OptimizeWithoutGpuWritesASolutionAndTakesBaselinesFromAFile) {
   fs::remove_all(out);
 }
 
+TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
+  // The kernelbench campaign of 2026-11-30 (committed), copied: level1/016's best there is a split-K GEMM
+  // at 0.30 ms; today's ranking puts a GEMV first, which that campaign never measured. --plan folds the
+  // recorded attempts in, calibrates the model on the best one and prints the next round without a GPU.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_plan_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "bench/results/campaigns/kbsuite-b-2026-11-30.sqlite", dir / "c.sqlite");
+  ProcessResult r = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
+                              "-o", (dir / "o").string(), "--plan", "--batch", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("level1_016_gemv: expected gain ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const size_t next = r.out.find("next expected ", at);
+  ASSERT_NE(next, std::string::npos) << r.out;
+  const double expected_ms = std::stod(r.out.substr(next + 14));
+  EXPECT_GT(expected_ms, 0.1) << r.out;  // the GEMV's estimate, calibrated by 0.30 ms measured on the GEMM
+  EXPECT_LT(expected_ms, 0.2) << r.out;
+  EXPECT_NE(r.out.find("gemv access", next), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("GPU evaluation: --plan given"), std::string::npos) << r.out;
+  // Nothing was built or evaluated: no attempt file, and the store holds the campaign's attempts alone.
+  EXPECT_FALSE(fs::exists(dir / "o" / "evals"));
+  fs::remove_all(dir);
+}
+
 TEST(Cli, ReplaySweepsAPolicyGridOverARecordedCampaign) {
   // A campaign recorded on the H200 (committed), opened read-only: 7 epsilons x 8 windows.
   const std::string store = "bench/results/campaigns/v01-2026-11-30-053241.sqlite";

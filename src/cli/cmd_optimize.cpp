@@ -65,6 +65,7 @@ struct OptimizeArgs {
   // ~4 % on the worst (power-bound) kernel (bench.md, H200 2026-11-30).
   double timing_min_ms = 300;
   bool no_gpu = false;
+  bool plan = false;  // print the scheduler's next round from the store, then stop: no build, no GPU
   bool no_compile = false;
   bool spell_out_attention = false;  // also where other GEMMs map (the A/B measurement of level3/005)
   int jobs = 2;
@@ -183,6 +184,32 @@ bool reference_is_nondeterministic(const nlohmann::json& signals) {
 // missed is not known, and a more accurate path for each is still correct.
 void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<double> time_ms, bool inaccurate = false) {
   for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms, inaccurate});
+}
+
+// A resumed campaign's recorded attempts, folded into p.measured up front (each row whose config names
+// a candidate of every GEMM in today's ranked lists; the store keeps the configs' summaries, "; "
+// between GEMMs): the refinement walks on from what was measured, and the scheduler's expectation of
+// the next attempt is calibrated on the problem's best (search/next_expectation.h). Folding only the
+// recorded picks the walk proposed again left a problem whose new candidates rank first (level1/016's
+// GEMVs) with nothing measured, hence no expectation.
+void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows) {
+  std::vector<std::map<std::string, size_t>> index(p.candidates.size());
+  for (size_t g = 0; g < p.candidates.size(); ++g)
+    for (size_t i = 0; i < p.candidates[g].size(); ++i) index[g].emplace(p.candidates[g][i].config.summary(), i);
+  for (const store::AttemptRow& r : rows) {
+    std::vector<size_t> pick;
+    size_t from = 0;
+    for (size_t g = 0; g < index.size() && from <= r.config.size(); ++g) {
+      const size_t end = std::min(r.config.find("; ", from), r.config.size());
+      auto it = index[g].find(r.config.substr(from, end - from));
+      if (it == index[g].end()) break;
+      pick.push_back(it->second);
+      from = end + 2;
+    }
+    if (pick.size() != index.size() || pick.empty() || from < r.config.size()) continue;
+    record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
+                    missed_tolerance_now(r.verdict, r.result_json));
+  }
 }
 
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
@@ -343,7 +370,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                   << "\n";
         // Before a GPU step the attempts build themselves (torch extensions, in parallel batches);
         // without one, nvcc through the kernel cache shows the program compiles.
-        if (!a.no_compile && toolchain_err.empty() && !gpu_step) {
+        if (!a.no_compile && !a.plan && toolchain_err.empty() && !gpu_step) {
           write_text(p.dir / "kernel.dsl", s.dsl);
           build::BuildOptions bo;
           bo.toolchain = tc;
@@ -367,8 +394,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::cerr << store_path << ": attempts recorded before the start->mid window; their PyTorch times are not "
                  "reused (measured again where no current baseline is given)\n";
 
-  // The GPU step: attempts under the budget scheduler.
-  if (!gpu_step) {
+  // The GPU step: attempts under the budget scheduler (with --plan, its first round only, printed).
+  if (!gpu_step && !a.plan) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
     sched::Policy policy{a.epsilon, a.window, a.budget, a.suite_budget};
@@ -376,7 +403,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::vector<ProblemPlace> places;
     for (const Problem& p : problems)
       if (p.skipped.empty()) places.push_back({p.name, p.dir, p.eager_ms, p.compile_ms});
-    const int adopted = record_unrecorded_evaluations(unrecorded, places, *store);
+    const int adopted = a.plan ? 0 : record_unrecorded_evaluations(unrecorded, places, *store);
     if (adopted > 0)
       std::cerr << "resuming: " << adopted << " evaluation(s) a killed run finished but never stored, recorded now\n";
     std::vector<sched::ProblemState> states(problems.size());
@@ -393,6 +420,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
       }
+      if (problems[i].skipped.empty()) fold_recorded_attempts(problems[i], store->attempts(problems[i].name));
     }
     int used = 0;
     const auto gpu_start = std::chrono::steady_clock::now();
@@ -520,12 +548,21 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       for (size_t i = 0; i < problems.size(); ++i)
         if (problems[i].skipped.empty() && sched::stop_reason(view[i], policy) == sched::StopReason::none) expect(i, view[i]);
       std::vector<Pending> batch;
+      std::vector<std::string> plan_lines;  // --plan: each pick with its expected gain
       bool picked_any = false;
       for (int taken = 0; taken < a.batch_problems;) {
         const int planned = static_cast<int>(batch.size());
         const int i = sched::pick_next(view, policy, used + planned);
         if (i < 0) break;
         picked_any = true;
+        if (a.plan) {
+          std::ostringstream line;
+          line << problems[i].name << ": expected gain " << sched::expected_gain(view[i]);
+          if (view[i].best_ms) line << ", best " << *view[i].best_ms << " ms";
+          if (view[i].next_expected_ms)
+            line << ", next expected " << *view[i].next_expected_ms << " ms" << (view[i].next_speculative ? " (speculative)" : "");
+          plan_lines.push_back(line.str());
+        }
         view[i].exhausted = true;
         int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
         if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
@@ -540,6 +577,17 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (batch.empty()) {
         if (!picked_any) break;
         continue;  // every pick was spent or already recorded: ask the scheduler again
+      }
+      if (a.plan) {
+        std::cout << "next round (" << batch.size() << " attempt(s) of " << plan_lines.size() << " problem(s), most expected gain first):\n";
+        size_t k = 0;
+        for (const std::string& line : plan_lines) {
+          std::cout << "  " << line << "\n";
+          for (; k < batch.size() && problems[batch[k].problem].name == line.substr(0, line.find(':')); ++k)
+            std::cout << "    " << attempt_meta(problems[batch[k].problem], batch[k]).config << "\n";
+        }
+        skipped_steps.push_back("GPU evaluation: --plan given (the next round printed, nothing built or run)");
+        break;
       }
       if (live) show(static_cast<int>(batch.front().problem));
       std::vector<BatchPair> pairs;
@@ -683,6 +731,9 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                        ->check(CLI::Range(0.0, 60000.0));
                    app.add_flag("--no-gpu", a->no_gpu, "Stop before the GPU step");
                    app.add_flag("--no-compile", a->no_compile, "Do not run nvcc on the best-ranked program");
+                   app.add_flag("--plan", a->plan,
+                                "Print the scheduler's next round from the store (problems, expected gains, configs) and stop: "
+                                "nothing built or evaluated");
                    app.add_flag("--spell-out-attention", a->spell_out_attention,
                                 "Map a plain scaled_dot_product_attention's two GEMMs also where the problem has other GEMMs "
                                 "(default: only where it has none)");
