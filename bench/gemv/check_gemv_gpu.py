@@ -21,13 +21,8 @@ import torch
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 import provenance  # noqa: E402
+from capi_params import Params  # noqa: E402
 
-class Params(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_void_p) for n in ("a", "b", "c", "d", "bias")] + \
-               [(n, ctypes.c_int) for n in ("m", "n", "k", "batch")] + \
-               [(n, ctypes.c_longlong) for n in ("lda", "ldb", "ldc", "ldd", "batch_stride_a", "batch_stride_b",
-                                                 "batch_stride_c", "batch_stride_d")] + \
-               [("alpha", ctypes.c_float), ("beta", ctypes.c_float)]
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32}
 DYNAMIC = {"M": 4128, "K": 1032, "batch": 1}  # M a multiple of every warp's rows, K with a tail

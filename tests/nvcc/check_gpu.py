@@ -11,12 +11,9 @@ It also checks that a misaligned leading dimension is rejected with a message.
 import ctypes, json, math, pathlib, sys
 import torch
 
-class Params(ctypes.Structure):
-    _fields_ = [(n, ctypes.c_void_p) for n in ("a", "b", "c", "d", "bias")] + \
-               [(n, ctypes.c_int) for n in ("m", "n", "k", "batch")] + \
-               [(n, ctypes.c_longlong) for n in ("lda", "ldb", "ldc", "ldd", "batch_stride_a", "batch_stride_b",
-                                                 "batch_stride_c", "batch_stride_d")] + \
-               [("alpha", ctypes.c_float), ("beta", ctypes.c_float)]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+from capi_params import Params  # noqa: E402
+
 
 DTYPES = {"f16": torch.float16, "bf16": torch.bfloat16, "f32": torch.float32,
           "e4m3": torch.float8_e4m3fn, "e5m2": torch.float8_e5m2}
