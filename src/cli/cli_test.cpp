@@ -174,6 +174,17 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_NE(r.out.find("GPU evaluation: --plan given"), std::string::npos) << r.out;
   // Nothing was built or evaluated: no attempt file, and the store holds the campaign's attempts alone.
   EXPECT_FALSE(fs::exists(dir / "o" / "evals"));
+  // With --json the round is the summary's "plan", and stdout stays one JSON document.
+  ProcessResult j = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
+                              "-o", (dir / "o").string(), "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json summary = nlohmann::json::parse(j.out, nullptr, false);
+  ASSERT_TRUE(summary.contains("plan")) << j.out;
+  ASSERT_EQ(summary["plan"].size(), 1u) << j.out;
+  EXPECT_EQ(summary["plan"][0].value("problem", ""), "level1_016_gemv");
+  EXPECT_NEAR(summary["plan"][0].value("next_expected_ms", 0.0), expected_ms, 1e-5 * expected_ms) << j.out;  // text: 6 digits
+  ASSERT_EQ(summary["plan"][0]["configs"].size(), 1u) << j.out;
+  EXPECT_NE(summary["plan"][0]["configs"][0].get<std::string>().find("gemv"), std::string::npos) << j.out;
   fs::remove_all(dir);
 }
 

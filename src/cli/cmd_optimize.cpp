@@ -212,6 +212,23 @@ void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& ro
   }
 }
 
+// --plan's text: each picked problem with its expected gain, best and expected times, then its configs.
+std::string plan_text(const nlohmann::json& plan) {
+  size_t attempts = 0;
+  for (const nlohmann::json& pick : plan) attempts += pick["configs"].size();
+  std::ostringstream o;
+  o << "next round (" << attempts << " attempt(s) of " << plan.size() << " problem(s), most expected gain first):\n";
+  for (const nlohmann::json& pick : plan) {
+    o << "  " << pick["problem"].get<std::string>() << ": expected gain " << pick["expected_gain"].get<double>();
+    if (!pick["best_ms"].is_null()) o << ", best " << pick["best_ms"].get<double>() << " ms";
+    if (!pick["next_expected_ms"].is_null())
+      o << ", next expected " << pick["next_expected_ms"].get<double>() << " ms" << (pick["next_speculative"].get<bool>() ? " (speculative)" : "");
+    o << "\n";
+    for (const nlohmann::json& c : pick["configs"]) o << "    " << c.get<std::string>() << "\n";
+  }
+  return o.str();
+}
+
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
   std::ostringstream o;
   o << "problem " << p.name << " (" << p.file << ")\n";
@@ -395,6 +412,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                  "reused (measured again where no current baseline is given)\n";
 
   // The GPU step: attempts under the budget scheduler (with --plan, its first round only, printed).
+  nlohmann::json plan = nlohmann::json::array();  // --plan: the round's picks, most expected gain first
   if (!gpu_step && !a.plan) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
@@ -548,21 +566,17 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       for (size_t i = 0; i < problems.size(); ++i)
         if (problems[i].skipped.empty() && sched::stop_reason(view[i], policy) == sched::StopReason::none) expect(i, view[i]);
       std::vector<Pending> batch;
-      std::vector<std::string> plan_lines;  // --plan: each pick with its expected gain
       bool picked_any = false;
       for (int taken = 0; taken < a.batch_problems;) {
         const int planned = static_cast<int>(batch.size());
         const int i = sched::pick_next(view, policy, used + planned);
         if (i < 0) break;
         picked_any = true;
-        if (a.plan) {
-          std::ostringstream line;
-          line << problems[i].name << ": expected gain " << sched::expected_gain(view[i]);
-          if (view[i].best_ms) line << ", best " << *view[i].best_ms << " ms";
-          if (view[i].next_expected_ms)
-            line << ", next expected " << *view[i].next_expected_ms << " ms" << (view[i].next_speculative ? " (speculative)" : "");
-          plan_lines.push_back(line.str());
-        }
+        if (a.plan)
+          plan.push_back({{"problem", problems[i].name}, {"expected_gain", sched::expected_gain(view[i])},
+                          {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
+                          {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
+                          {"next_speculative", view[i].next_speculative}, {"configs", nlohmann::json::array()}});
         view[i].exhausted = true;
         int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
         if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
@@ -579,13 +593,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         continue;  // every pick was spent or already recorded: ask the scheduler again
       }
       if (a.plan) {
-        std::cout << "next round (" << batch.size() << " attempt(s) of " << plan_lines.size() << " problem(s), most expected gain first):\n";
-        size_t k = 0;
-        for (const std::string& line : plan_lines) {
-          std::cout << "  " << line << "\n";
-          for (; k < batch.size() && problems[batch[k].problem].name == line.substr(0, line.find(':')); ++k)
-            std::cout << "    " << attempt_meta(problems[batch[k].problem], batch[k]).config << "\n";
-        }
+        for (const Pending& q : batch)
+          for (nlohmann::json& pick : plan)
+            if (pick["problem"] == problems[q.problem].name) pick["configs"].push_back(attempt_meta(problems[q.problem], q).config);
+        if (!g.json) std::cout << plan_text(plan);
         skipped_steps.push_back("GPU evaluation: --plan given (the next round printed, nothing built or run)");
         break;
       }
@@ -681,6 +692,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                             {"out", out.string()}, {"skipped_steps", skipped_steps}};
   const report::SuiteSummary suite = report::summarize(report::outcomes_from_store(*store));
   summary["suite"] = report::summary_json(suite);
+  if (a.plan) summary["plan"] = plan;
   // Before (or without) a GPU run: the ranking model's speedups over eager for the problems with a
   // baseline, a problem with no solution counted as 1x, as the measured suite geomean counts it.
   double log_sum = 0;
