@@ -186,6 +186,13 @@ void record_measured(Problem& p, const std::vector<size_t>& pick, std::optional<
   for (size_t g = 0; g < pick.size(); ++g) p.measured[g].push_back({pick[g], time_ms, inaccurate});
 }
 
+// The same for an attempt an earlier run stored. A miss judged under older, stricter correctness rules
+// is not held against its path.
+void record_stored(Problem& p, const std::vector<size_t>& pick, const store::AttemptRow& r) {
+  record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
+                  missed_tolerance_now(r.verdict, r.result_json));
+}
+
 // A resumed campaign's recorded attempts, folded into p.measured up front (each row whose config names
 // a candidate of every GEMM in today's ranked lists; the store keeps the configs' summaries, "; "
 // between GEMMs): the refinement walks on from what was measured, and the scheduler's expectation of
@@ -207,8 +214,7 @@ void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& ro
       from = end + 2;
     }
     if (pick.size() != index.size() || pick.empty() || from < r.config.size()) continue;
-    record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
-                    missed_tolerance_now(r.verdict, r.result_json));
+    record_stored(p, pick, r);
   }
 }
 
@@ -431,14 +437,15 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       states[i].sol_ms = problems[i].sol_ms;
       states[i].exhausted = !problems[i].skipped.empty();
       states[i].eager_ms = problems[i].eager_ms;
-      for (const store::AttemptRow& r : store->attempts(problems[i].name)) {
+      const std::vector<store::AttemptRow> recorded = store->attempts(problems[i].name);
+      for (const store::AttemptRow& r : recorded) {
         ++resumed;
         if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;
         if (!older_window_store && states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
       }
-      if (problems[i].skipped.empty()) fold_recorded_attempts(problems[i], store->attempts(problems[i].name));
+      if (problems[i].skipped.empty()) fold_recorded_attempts(problems[i], recorded);
     }
     int used = 0;
     const auto gpu_start = std::chrono::steady_clock::now();
@@ -500,15 +507,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       }
       if (!store->has_attempt(p.name, sf.hash)) return false;
       for (const store::AttemptRow& r : store->attempts(p.name))
-        if (r.hash == sf.hash)
-          // A miss judged under older, stricter correctness rules is not held against its path.
-          record_measured(p, pick, r.verdict == "ok" && r.time_ms > 0 ? std::optional(r.time_ms) : std::nullopt,
-                          missed_tolerance_now(r.verdict, r.result_json));
+        if (r.hash == sf.hash) record_stored(p, pick, r);
       return true;
     };
     // The ranking model's expectation of problem i's next new attempt, for the scheduler
-    // (search/next_expectation.h), after folding in the recorded picks the walk proposes first (a
-    // resumed campaign's: otherwise a problem not yet scheduled in this run has nothing to calibrate on).
+    // (search/next_expectation.h). Picks the walk proposes that need no GPU (settled) are folded in on
+    // the way, as gather would.
     auto expect = [&](size_t i, sched::ProblemState& s) {
       Problem& p = problems[i];
       s.next_expected_ms.reset();

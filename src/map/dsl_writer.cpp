@@ -33,6 +33,24 @@ std::string step_dsl(const ChainStep& s) {
   return "";
 }
 
+// The kernel's element types: C is read only for a fused residual.
+std::string types_dsl(const FusedEpilogue& f, const std::string& in, const std::string& out) {
+  return "  .with_types(a = " + in + ", b = " + in + ", c = " + (f.residual >= 0 ? out : "void") + ", d = " + out +
+         ", acc = f32)\n";
+}
+
+// The fused steps (alpha and beta first), or nothing.
+std::string epilogue_dsl(const FusedEpilogue& f) {
+  std::vector<std::string> steps;
+  if (f.alpha != 1) steps.push_back("alpha(" + dsl_number(f.alpha) + ")");
+  if (f.residual >= 0) steps.push_back("beta(" + dsl_number(f.beta) + ")");
+  for (const ChainStep* s : f.dsl_steps) steps.push_back(step_dsl(*s));
+  if (steps.empty()) return "";
+  std::string o = "  .with_epilogue(";
+  for (size_t i = 0; i < steps.size(); ++i) o += (i ? ", " : "") + steps[i];
+  return o + ")\n";
+}
+
 // y = A x: the levers and alpha / beta, nothing of a tiled kernel (ir/validate_gemv.h).
 std::string gemv_dsl(const GemmMatch& m, const KernelConfig& c, const FusedEpilogue& f, const std::string& in,
                      const std::string& out) {
@@ -41,22 +59,16 @@ std::string gemv_dsl(const GemmMatch& m, const KernelConfig& c, const FusedEpilo
   if (m.batch > 1) o << ", batch = " << m.batch;
   o << ")\n";
   o << "  .with_arch(sm80)\n";
-  o << "  .with_types(a = " << in << ", b = " << in << ", c = " << (f.residual >= 0 ? out : "void") << ", d = " << out
-    << ", acc = f32)\n";
+  o << types_dsl(f, in, out);
   o << "  .with_layouts(a = row)\n";
   o << "  .with_math(simt)\n";
   auto lever = [](int v) { return v > 0 ? std::to_string(v) : std::string("auto"); };
   o << "  .with_gemv(access = " << lever(c.gemv_access) << ", threads_per_row = " << lever(c.gemv_threads_per_row)
-    << ", threads = " << lever(c.gemv_threads) << ")";
-  std::vector<std::string> steps;
-  if (f.alpha != 1) steps.push_back("alpha(" + dsl_number(f.alpha) + ")");
-  if (f.residual >= 0) steps.push_back("beta(" + dsl_number(f.beta) + ")");
-  if (!steps.empty()) {
-    o << "\n  .with_epilogue(";
-    for (size_t i = 0; i < steps.size(); ++i) o << (i ? ", " : "") << steps[i];
-    o << ")";
-  }
-  return o.str();
+    << ", threads = " << lever(c.gemv_threads) << ")\n";
+  o << epilogue_dsl(f);
+  std::string text = o.str();
+  text.pop_back();
+  return text;
 }
 
 }  // namespace
@@ -125,8 +137,7 @@ std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
     o << ")\n";
   }
   o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
-  o << "  .with_types(a = " << in << ", b = " << in << ", c = " << (f.residual >= 0 ? out : "void") << ", d = " << out
-    << ", acc = f32)\n";
+  o << types_dsl(f, in, out);
   if (!m.conv)  // convolutions are channels-last, with no layout to choose
     o << "  .with_layouts(a = " << ir::name_of(c.layout_a) << ", b = " << ir::name_of(c.layout_b) << ", c = row)\n";
   o << "  .with_math(" << ir::name_of(c.math) << ")\n";
@@ -142,15 +153,7 @@ std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
     o << "  .with_scheduler(split_k(" << c.splits << "))\n";
   else if (c.scheduler != ir::TileScheduler::auto_)
     o << "  .with_scheduler(" << ir::name_of(c.scheduler) << ")\n";
-  std::vector<std::string> steps;
-  if (f.alpha != 1) steps.push_back("alpha(" + dsl_number(f.alpha) + ")");
-  if (f.residual >= 0) steps.push_back("beta(" + dsl_number(f.beta) + ")");
-  for (const ChainStep* s : f.dsl_steps) steps.push_back(step_dsl(*s));
-  if (!steps.empty()) {
-    o << "  .with_epilogue(";
-    for (size_t i = 0; i < steps.size(); ++i) o << (i ? ", " : "") << steps[i];
-    o << ")\n";
-  }
+  o << epilogue_dsl(f);
   std::string text = o.str();
   text.pop_back();
   return text;

@@ -98,7 +98,6 @@ MathChoice speculative(MathChoice c) {
 
 }  // namespace
 
-
 std::vector<MathChoice> allowed_math_paths(graph::DType in, sol::ToleranceProfile tolerance, int64_t input_only_k) {
   if (in != graph::DType::f32) return {kNative16};
   if (tolerance == sol::ToleranceProfile::kernelbench_v01) {
@@ -280,7 +279,7 @@ auto family(const KernelConfig& c) {
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   int d = 0;
   d += a.math != b.math || a.arch != b.arch || a.k_stack3 != b.k_stack3 || a.bf16_operands != b.bf16_operands;
-  d += a.form != b.form;  // a different problem form  // a different problem form
+  d += a.form != b.form;  // a different problem form
   d += !(a.tile == b.tile);
   d += !(a.cluster == b.cluster);
   d += a.schedule != b.schedule;

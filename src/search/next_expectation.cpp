@@ -11,14 +11,6 @@ namespace {
 constexpr double kMinCalibration = 0.25;
 constexpr double kMaxCalibration = 8.0;
 
-// The position (in each GEMM's list) of the fastest correct attempt.
-std::optional<size_t> best_attempt(const std::vector<Measured>& measured) {
-  std::optional<size_t> best;
-  for (size_t i = 0; i < measured.size(); ++i)
-    if (measured[i].time_ms && (!best || *measured[i].time_ms < *measured[*best].time_ms)) best = i;
-  return best;
-}
-
 }  // namespace
 
 std::optional<NextExpectation> expect_next(const std::vector<std::vector<Candidate>>& candidates,

@@ -5,11 +5,16 @@
 
 namespace ucutlass::search {
 
+std::optional<size_t> best_attempt(const std::vector<Measured>& measured) {
+  std::optional<size_t> best;
+  for (size_t i = 0; i < measured.size(); ++i)
+    if (measured[i].time_ms && (!best || *measured[i].time_ms < *measured[*best].time_ms)) best = i;
+  return best;
+}
+
 std::optional<size_t> best_measured(const std::vector<Measured>& measured) {
-  const Measured* best = nullptr;
-  for (const Measured& m : measured)
-    if (m.time_ms && (!best || *m.time_ms < *best->time_ms)) best = &m;
-  return best ? std::optional<size_t>(best->index) : std::nullopt;
+  const std::optional<size_t> best = best_attempt(measured);
+  return best ? std::optional<size_t>(measured[*best].index) : std::nullopt;
 }
 
 int accuracy_rank(const map::KernelConfig& c) {

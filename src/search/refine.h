@@ -40,7 +40,9 @@ struct Measured {
 // 3xTF32, fp32 SIMT.
 int accuracy_rank(const map::KernelConfig& c);
 
-// The index of the fastest correct measurement, if any.
+// The position in `measured` of the fastest correct measurement, if any.
+std::optional<size_t> best_attempt(const std::vector<Measured>& measured);
+// Its index into the ranked list.
 std::optional<size_t> best_measured(const std::vector<Measured>& measured);
 
 // Up to `k` indices into `ranked`, in the order to try them.

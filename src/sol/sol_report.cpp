@@ -31,9 +31,9 @@ std::vector<int> storage_roots(const OpGraph& g, const std::vector<OpCost>& cost
 
 // Compulsory DRAM bytes when every intermediate stays on chip: each graph
 // source read once by the ops in `counted` (at the most any of them needs),
-// each graph output written once.
-double fused_bytes(const OpGraph& g, const std::vector<OpCost>& costs, const std::vector<bool>& counted) {
-  const std::vector<int> root = storage_roots(g, costs);
+// each graph output written once. `root`: storage_roots of the graph.
+double fused_bytes(const OpGraph& g, const std::vector<int>& root, const std::vector<OpCost>& costs,
+                   const std::vector<bool>& counted) {
   const std::vector<int> producer = g.producers();
   std::map<int, double> reads;
   for (size_t n = 0; n < costs.size(); ++n) {
@@ -114,15 +114,12 @@ SolReport build_sol_report(const OpGraph& g, const SelectedProfile& profile, con
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     OpLine line;
     line.node = static_cast<int>(i);
-    line.cost = costs[i];
     line.fate = r.degenerate.fate[i];
-    const bool tensor = is_gemm_like(line.cost.kind);
-    line.path = tensor ? choose_tensor_path(line.cost.math_dtype, options.tolerance, options.precision)
-                       : simt_path(line.cost.math_dtype);
-    if (tensor) {
-      narrow_parameter_reads(g, root, line.path.path, costs[i]);
-      line.cost = costs[i];
-    }
+    const bool tensor = is_gemm_like(costs[i].kind);
+    line.path = tensor ? choose_tensor_path(costs[i].math_dtype, options.tolerance, options.precision)
+                       : simt_path(costs[i].math_dtype);
+    if (tensor) narrow_parameter_reads(g, root, line.path.path, costs[i]);
+    line.cost = costs[i];
     Rate hard = hard_flops(gpu, line.path.path);
     line.peak_flops = hard.value;
     line.rate_note = hard.note;
@@ -162,7 +159,7 @@ SolReport build_sol_report(const OpGraph& g, const SelectedProfile& profile, con
   }
 
   std::vector<bool> all(g.nodes.size(), true);
-  const double m_fused = fused_bytes(g, costs, all);
+  const double m_fused = fused_bytes(g, root, costs, all);
   r.unfused = make_bound(sum_flops, sum_bytes, sum_c, sum_m);
   r.per_op_sum = make_bound(sum_flops, sum_bytes, sum_c, sum_m);
   r.per_op_sum.time = sum_max;
@@ -189,7 +186,7 @@ SolReport build_sol_report(const OpGraph& g, const SelectedProfile& profile, con
       counted[i] = r.ops[i].fate == NodeFate::live || r.ops[i].fate == NodeFate::collapsed;
       if (r.degenerate.reduced[i]) reduced_costs[i] = *r.degenerate.reduced[i];
     }
-    const double m = fused_bytes(g, reduced_costs, counted);
+    const double m = fused_bytes(g, root, reduced_costs, counted);
     r.reduced = make_bound(reduced_flops, m, reduced_c, r.hard_dram > 0 ? m / r.hard_dram : 0);
   }
   return r;
