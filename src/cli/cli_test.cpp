@@ -154,12 +154,13 @@ TEST(Cli, OptimizeWithoutGpuWritesASolutionAndTakesBaselinesFromAFile) {
 }
 
 TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
-  // The kernelbench campaign of 2026-11-30 (committed), copied: level1/016's best there is a split-K GEMM
+  // The kernelbench campaign of 2026-11-30 as it stood after its fourth call (a fixture: the campaign
+  // itself goes on in bench/results), copied: level1/016's best there is a split-K GEMM
   // at 0.30 ms; today's ranking puts a GEMV first, which that campaign never measured. --plan folds the
   // recorded attempts in, calibrates the model on the best one and prints the next round without a GPU.
   const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_plan_" + std::to_string(getpid()));
   fs::create_directories(dir);
-  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "bench/results/campaigns/kbsuite-b-2026-11-30.sqlite", dir / "c.sqlite");
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/stores/kbsuite-b-2026-11-30-call4.sqlite", dir / "c.sqlite");
   ProcessResult r = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
                               "-o", (dir / "o").string(), "--plan", "--batch", "1"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
