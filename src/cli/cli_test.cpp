@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/subprocess.h"
+#include "store/run_store.h"
 
 namespace ucutlass {
 namespace {
@@ -173,6 +174,12 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_LT(expected_ms, 0.2) << r.out;
   EXPECT_NE(r.out.find("gemv access", next), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("GPU evaluation: --plan given"), std::string::npos) << r.out;
+  // The written solution is the recorded best (the split-K GEMM, program 044e03f3cd06f788), which
+  // today's code writes as it was measured; not the ranking's untried first pick.
+  std::ifstream written(dir / "o" / "level1_016_gemv" / "modelnew.py");
+  std::string head;
+  std::getline(written, head);
+  EXPECT_NE(head.find("program 044e03f3cd06f788"), std::string::npos) << head;
   // Nothing was built or evaluated: no attempt file, and the store holds the campaign's attempts alone.
   EXPECT_FALSE(fs::exists(dir / "o" / "evals"));
   // With --json the round is the summary's "plan", and stdout stays one JSON document.
@@ -186,6 +193,47 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_NEAR(summary["plan"][0].value("next_expected_ms", 0.0), expected_ms, 1e-5 * expected_ms) << j.out;  // text: 6 digits
   ASSERT_EQ(summary["plan"][0]["configs"].size(), 1u) << j.out;
   EXPECT_NE(summary["plan"][0]["configs"][0].get<std::string>().find("gemv"), std::string::npos) << j.out;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
+  // A store whose best level1/016 attempt is the GEMV config today's ranking puts first, recorded under
+  // another program hash (the DSL writer changed since): that program was never measured as today's code
+  // writes it, so the resume's first round measures it again, and the written solution is not it.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_stale_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string graph = "tests/optimize/graphs/level1_016_gemv.json";
+  ProcessResult first = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                  "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const nlohmann::json plan = nlohmann::json::parse(first.out, nullptr, false)["plan"];
+  ASSERT_EQ(plan.size(), 1u) << first.out;
+  EXPECT_FALSE(plan[0].value("stale_best", true));
+  const std::string top = plan[0]["configs"][0].get<std::string>();
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::AttemptRow row;
+    row.problem = "level1_016_gemv";
+    row.hash = "0123456789abcdef";
+    row.dsl = "(an older writer's program)";
+    row.config = top;
+    row.verdict = "ok";
+    row.time_ms = 0.12;
+    row.eager_ms = 0.16;
+    row.signals = "[]";
+    row.result_json = "{}";
+    ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+  }
+  ProcessResult r = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(), "--plan",
+                              "--batch", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("resuming: 1 problem(s) whose best recorded program today's code writes differently"), std::string::npos)
+      << r.err;
+  const size_t at = r.out.find("level1_016_gemv: its best measured again first (today's code writes that program differently)");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("    " + top + "\n", at), r.out.find("\n", at) + 1) << r.out;  // its config first in the round
   fs::remove_all(dir);
 }
 

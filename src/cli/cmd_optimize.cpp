@@ -98,6 +98,10 @@ struct Problem {
   map::MatchReport matches;
   std::vector<std::vector<search::Candidate>> candidates;  // per gemm, ranked
   std::vector<std::vector<search::Measured>> measured;  // per gemm, every attempt's index and time
+  // A resume's fastest recorded pick whose program today's code writes differently: measured again
+  // first (sched::ProblemState::stale_best). Cleared when it joins a round.
+  std::optional<std::vector<size_t>> remeasure;
+  std::optional<double> written_ms;  // the time measured for the program in modelnew.py, once there is one
   std::string skipped;
   fs::path dir;
 };
@@ -199,23 +203,53 @@ void record_stored(Problem& p, const std::vector<size_t>& pick, const store::Att
 // the next attempt is calibrated on the problem's best (search/next_expectation.h). Folding only the
 // recorded picks the walk proposed again left a problem whose new candidates rank first (level1/016's
 // GEMVs) with nothing measured, hence no expectation.
-void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows) {
-  std::vector<std::map<std::string, size_t>> index(p.candidates.size());
-  for (size_t g = 0; g < p.candidates.size(); ++g)
-    for (size_t i = 0; i < p.candidates[g].size(); ++i) index[g].emplace(p.candidates[g][i].config.summary(), i);
-  for (const store::AttemptRow& r : rows) {
-    std::vector<size_t> pick;
-    size_t from = 0;
-    for (size_t g = 0; g < index.size() && from <= r.config.size(); ++g) {
-      const size_t end = std::min(r.config.find("; ", from), r.config.size());
-      auto it = index[g].find(r.config.substr(from, end - from));
-      if (it == index[g].end()) break;
-      pick.push_back(it->second);
-      from = end + 2;
-    }
-    if (pick.size() != index.size() || pick.empty() || from < r.config.size()) continue;
-    record_stored(p, pick, r);
+// A recorded attempt's pick in today's ranked lists, from its config (the store keeps the configs'
+// summaries, "; " between GEMMs); none when a GEMM's config is not among today's candidates.
+std::optional<std::vector<size_t>> recorded_pick(const Problem& p, const std::string& config) {
+  std::vector<size_t> pick;
+  size_t from = 0;
+  for (size_t g = 0; g < p.candidates.size() && from <= config.size(); ++g) {
+    const size_t end = std::min(config.find("; ", from), config.size());
+    const std::string summary = config.substr(from, end - from);
+    size_t i = 0;
+    while (i < p.candidates[g].size() && p.candidates[g][i].config.summary() != summary) ++i;
+    if (i == p.candidates[g].size()) return std::nullopt;
+    pick.push_back(i);
+    from = end + 2;
   }
+  if (pick.size() != p.candidates.size() || pick.empty() || from < config.size()) return std::nullopt;
+  return pick;
+}
+
+void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows) {
+  for (const store::AttemptRow& r : rows)
+    if (auto pick = recorded_pick(p, r.config)) record_stored(p, *pick, r);
+}
+
+// A resume's written solution: the fastest verified recorded attempt whose program today's code
+// still writes for its configs (same hash) goes to modelnew.py and kernel.dsl, not the ranking's
+// first pick. A faster recorded attempt whose program today's code writes differently (the emitted
+// code changed since) is no measurement of what would be written: the fastest such pick is measured
+// again first (p.remeasure). Returns whether there is one.
+bool adopt_recorded_best(Problem& p, std::vector<store::AttemptRow> rows, const std::string& cutlass_dir) {
+  std::sort(rows.begin(), rows.end(), [](const store::AttemptRow& a, const store::AttemptRow& b) { return a.time_ms < b.time_ms; });
+  for (const store::AttemptRow& r : rows) {
+    if (r.verdict != "ok" || r.time_ms <= 0) continue;
+    const std::optional<std::vector<size_t>> pick = recorded_pick(p, r.config);
+    if (!pick) continue;
+    std::vector<map::KernelConfig> configs;
+    for (size_t g = 0; g < pick->size(); ++g) configs.push_back(p.candidates[g][(*pick)[g]].config);
+    const solution::SolutionFiles sf = solution::make_solution(p.source, p.graph, p.matches.gemms, configs, cutlass_dir);
+    if (!sf.error.empty()) continue;
+    if (sf.hash == r.hash) {
+      write_text(p.dir / "modelnew.py", sf.modelnew);
+      write_text(p.dir / "kernel.dsl", sf.dsl);
+      p.written_ms = r.time_ms;
+      break;
+    }
+    if (!p.remeasure) p.remeasure = pick;
+  }
+  return p.remeasure.has_value();
 }
 
 // --plan's text: each picked problem with its expected gain, best and expected times, then its configs.
@@ -225,7 +259,11 @@ std::string plan_text(const nlohmann::json& plan) {
   std::ostringstream o;
   o << "next round (" << attempts << " attempt(s) of " << plan.size() << " problem(s), most expected gain first):\n";
   for (const nlohmann::json& pick : plan) {
-    o << "  " << pick["problem"].get<std::string>() << ": expected gain " << pick["expected_gain"].get<double>();
+    o << "  " << pick["problem"].get<std::string>();
+    if (pick.value("stale_best", false))
+      o << ": its best measured again first (today's code writes that program differently)";
+    else
+      o << ": expected gain " << pick["expected_gain"].get<double>();
     if (!pick["best_ms"].is_null()) o << ", best " << pick["best_ms"].get<double>() << " ms";
     if (!pick["next_expected_ms"].is_null())
       o << ", next expected " << pick["next_expected_ms"].get<double>() << " ms" << (pick["next_speculative"].get<bool>() ? " (speculative)" : "");
@@ -432,6 +470,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       std::cerr << "resuming: " << adopted << " evaluation(s) a killed run finished but never stored, recorded now\n";
     std::vector<sched::ProblemState> states(problems.size());
     int resumed = 0;  // attempts an earlier run recorded
+    int stale_bests = 0;  // problems whose recorded best today's code writes differently
     for (size_t i = 0; i < problems.size(); ++i) {
       states[i].name = problems[i].name;
       states[i].sol_ms = problems[i].sol_ms;
@@ -445,7 +484,11 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
       }
-      if (problems[i].skipped.empty()) fold_recorded_attempts(problems[i], recorded);
+      if (problems[i].skipped.empty()) {
+        fold_recorded_attempts(problems[i], recorded);
+        states[i].stale_best = adopt_recorded_best(problems[i], recorded, tc.cutlass_dir);
+        if (states[i].stale_best) ++stale_bests;
+      }
     }
     int used = 0;
     const auto gpu_start = std::chrono::steady_clock::now();
@@ -491,6 +534,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     // already above, from its meta file, when the store has not seen it.
     if (resumed > 0)
       std::cerr << "resuming: " << resumed << " attempt(s) already in " << store_path << " (never repeated)\n";
+    if (stale_bests > 0)
+      std::cerr << "resuming: " << stale_bests << " problem(s) whose best recorded program today's code writes differently; "
+                   "each is measured again first\n";
     // Up to `room` new attempts of problem i; candidates the store already has
     // are folded in without a GPU. Empty when the problem's lists are spent.
     auto configs_of = [](const Problem& p, const std::vector<size_t>& pick) {
@@ -530,10 +576,31 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         return;
       }
     };
+    // The result of attempt file `file` if a killed run finished its evaluation but never recorded it.
+    auto recovered_result = [&](const fs::path& file) {
+      nlohmann::json recovered;
+      if (auto it = unrecorded.find(fs::absolute(file).lexically_normal().string()); it != unrecorded.end()) {
+        recovered = read_result_file(it->second);  // missing, or cut short by the kill: evaluated again
+        if (!recovered.is_object() || !recovered.contains("verdict")) recovered = nullptr;
+      }
+      return recovered;
+    };
     auto gather = [&](size_t i, int room) {
       Problem& p = problems[i];
       std::vector<Pending> mine;
-      while (mine.empty()) {
+      if (p.remeasure) {  // a stale best, ahead of the walk (adopt_recorded_best)
+        std::vector<map::KernelConfig> configs = configs_of(p, *p.remeasure);
+        solution::SolutionFiles sf = solution::make_solution(p.source, p.graph, p.matches.gemms, configs, tc.cutlass_dir);
+        if (!settled(p, *p.remeasure, sf)) {
+          const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
+          mine.push_back({i, *p.remeasure, std::move(configs), std::move(sf), file, recovered_result(file)});
+          --room;
+        }
+        p.remeasure.reset();
+        states[i].stale_best = false;
+      }
+      const size_t ahead = mine.size();
+      while (room > 0 && mine.size() == ahead) {
         const std::vector<std::vector<size_t>> picks = next_attempts(p, static_cast<size_t>(room));
         if (picks.empty()) break;
         for (const std::vector<size_t>& pick : picks) {
@@ -547,12 +614,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
             continue;
           }
           const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
-          nlohmann::json recovered;
-          if (auto it = unrecorded.find(fs::absolute(file).lexically_normal().string()); it != unrecorded.end()) {
-            recovered = read_result_file(it->second);  // missing, or cut short by the kill: evaluated again
-            if (!recovered.is_object() || !recovered.contains("verdict")) recovered = nullptr;
-          }
-          mine.push_back({i, pick, std::move(configs), std::move(sf), file, std::move(recovered)});
+          mine.push_back({i, pick, std::move(configs), std::move(sf), file, recovered_result(file)});
         }
       }
       return mine;
@@ -580,7 +642,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           plan.push_back({{"problem", problems[i].name}, {"expected_gain", sched::expected_gain(view[i])},
                           {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
                           {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
-                          {"next_speculative", view[i].next_speculative}, {"configs", nlohmann::json::array()}});
+                          {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best},
+                          {"configs", nlohmann::json::array()}});
         view[i].exhausted = true;
         int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
         if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
@@ -668,9 +731,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         else
           std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")"
                     << (q.recovered.is_null() ? "" : ", evaluated before a kill, recorded now") << "; " << eta() << "\n";
-        if (correct && states[i].best_ms && *states[i].best_ms == row.time_ms) {
+        if (correct && (!p.written_ms || row.time_ms < *p.written_ms)) {
           write_text(p.dir / "modelnew.py", q.files.modelnew);
           write_text(p.dir / "kernel.dsl", q.files.dsl);
+          p.written_ms = row.time_ms;
         }
       }
       if (deadline_hit) {

@@ -43,6 +43,7 @@ void record_attempt(ProblemState& p, std::optional<double> time_ms) {
 }
 
 StopReason stop_reason(const ProblemState& p, const Policy& policy) {
+  if (p.stale_best) return StopReason::none;
   if (p.beats_pytorch() && p.sol_ms > 0 && *p.best_ms <= (1 + policy.epsilon) * p.sol_ms) return StopReason::near_sol;
   if (p.beats_pytorch() && p.since_improvement >= policy.window) return StopReason::no_improvement;
   if (policy.per_problem_budget > 0 && p.attempts >= policy.per_problem_budget) return StopReason::budget;
@@ -51,6 +52,7 @@ StopReason stop_reason(const ProblemState& p, const Policy& policy) {
 }
 
 double expected_gain(const ProblemState& p) {
+  if (p.stale_best) return kStaleBestGain;
   const double sol = p.sol_ms > 0 ? p.sol_ms : 1e-6;
   const double reference = p.best_ms ? *p.best_ms : (p.eager_ms > 0 ? p.eager_ms : sol * 10);
   double gap = std::log(std::max(reference / sol, 1.0)) + (p.best_ms ? 0.0 : 1.0);  // unsolved: a first solution is worth most

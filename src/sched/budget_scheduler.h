@@ -39,6 +39,10 @@ struct ProblemState {
   // a guess; never set in replay, which knows only the recorded attempts.
   std::optional<double> next_expected_ms;
   bool next_speculative = false;  // the next attempt may miss the tolerance
+  // The best recorded attempt's program is not what today's code writes for its configs (a resumed
+  // campaign after a change to the emitted code): that program is measured again before anything
+  // else, whatever the stopping rules say, since the written solution must be a measured one.
+  bool stale_best = false;
 
   bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }
   double speedup() const { return best_ms && eager_ms > 0 ? eager_ms / *best_ms : 0; }
@@ -57,7 +61,9 @@ StopReason stop_reason(const ProblemState& p, const Policy& policy);
 // for a speculative attempt; the SOL gap then only explores, at
 // kExploreWeight of its weight (a problem whose next candidate the model
 // expects no faster still gets attempts, after those it expects to gain).
+// A stale best (ProblemState::stale_best) outranks every gain.
 inline constexpr double kExploreWeight = 0.25;
+inline constexpr double kStaleBestGain = 1e9;
 double expected_gain(const ProblemState& p);
 
 // Index of the open problem to attempt next, or -1 when all have stopped or

@@ -95,6 +95,24 @@ TEST(PickNext, TheModelsExpectationLeadsTheSolGap) {
   EXPECT_NEAR(expected_gain(unsolved), std::log(10.0) + 1, 1e-12);
 }
 
+TEST(PickNext, AStaleBestIsMeasuredAgainFirstEvenWhenStopped) {
+  // level1/020 after the split-kernel change: its best (1.34 ms) was measured on a program today's code
+  // no longer writes. Stopped by its window and near nothing, it still goes first, once.
+  Policy pol;
+  pol.window = 4;
+  ProblemState stale = state(0.05, 2.0, 1.34, 14, 4);
+  ProblemState open = state(1, 50, 20, 3, 0);
+  std::vector<ProblemState> ps = {open, stale};
+  EXPECT_EQ(stop_reason_name(stop_reason(ps[1], pol)), "no-improvement");
+  EXPECT_EQ(pick_next(ps, pol, 0), 0);
+  ps[1].stale_best = true;
+  EXPECT_EQ(stop_reason_name(stop_reason(ps[1], pol)), "open");
+  EXPECT_EQ(pick_next(ps, pol, 0), 1);
+  EXPECT_EQ(expected_gain(ps[1]), kStaleBestGain);
+  pol.total_budget = 3;  // the suite's budget still holds
+  EXPECT_EQ(pick_next(ps, pol, 3), -1);
+}
+
 TEST(Replay, SavesAttemptsAndKeepsTheGeomean) {
   // Problem a reaches near SOL on attempt 3; b plateaus after attempt 2; c never
   // beats PyTorch and uses every recorded attempt.
