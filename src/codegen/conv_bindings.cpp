@@ -49,13 +49,13 @@ extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, l
 namespace {
 
 // A tensor of PyTorch's shape [N, C, spatial...] in channels-last memory.
-torch::Tensor empty_channels_last(std::vector<int64_t> sizes, const torch::TensorOptions& options) {
-  if (sizes.size() == 4) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
-  if (sizes.size() == 5) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
-  return torch::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
+at::Tensor empty_channels_last(std::vector<int64_t> sizes, const at::TensorOptions& options) {
+  if (sizes.size() == 4) return at::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
+  if (sizes.size() == 5) return at::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
+  return at::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
 }
 
-bool is_channels_last(const torch::Tensor& t) {
+bool is_channels_last(const at::Tensor& t) {
   if (t.dim() == 4) return t.is_contiguous(at::MemoryFormat::ChannelsLast);
   if (t.dim() == 5) return t.is_contiguous(at::MemoryFormat::ChannelsLast3d);
   return t.dim() == 3 && t.transpose(1, 2).is_contiguous();
@@ -64,10 +64,10 @@ bool is_channels_last(const torch::Tensor& t) {
 // into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries
 // (rounded to bf16 on the way when src is f32 and into bf16); false when that kernel does not take the
 // shape or the types (the caller copies through PyTorch).
-bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
+bool tiled_transpose(const at::Tensor& src, const at::Tensor& into, int64_t rows, int64_t cols) {
   if (src.numel() == 0) return false;
   const bool rounding = src.scalar_type() != into.scalar_type();
-  if (rounding && (src.scalar_type() != torch::kFloat || into.scalar_type() != torch::kBFloat16)) return false;
+  if (rounding && (src.scalar_type() != at::kFloat || into.scalar_type() != at::kBFloat16)) return false;
   c10::cuda::CUDAGuard guard(src.device());  // also called from Python, outside a kernel function's guard
   char msg[256] = "";
   void* stream = at::cuda::getCurrentCUDAStream(src.get_device()).stream();
@@ -85,14 +85,14 @@ bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_
 // or the result of an earlier ucutlass conv), else one copy that reads and writes it once
 // (the tiled transpose for a contiguous tensor). With `bf16`, an f32 tensor is rounded to bf16 in
 // that same pass (a kernel over bf16 roundings of f32 data, map::KernelConfig::bf16_operands).
-torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
-  const bool rounding = bf16 && t.scalar_type() == torch::kFloat;
-  if (is_channels_last(t)) return rounding ? t.to(torch::kBFloat16) : t;  // .to keeps a dense tensor's strides
+at::Tensor channels_last(const at::Tensor& t, bool bf16 = false) {
+  const bool rounding = bf16 && t.scalar_type() == at::kFloat;
+  if (is_channels_last(t)) return rounding ? t.to(at::kBFloat16) : t;  // .to keeps a dense tensor's strides
   if (t.is_contiguous() && t.is_cuda()) {
-    torch::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(torch::kBFloat16) : t.options());
+    at::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(at::kBFloat16) : t.options());
     if (tiled_transpose(t, out, t.size(1), t.numel() / (t.size(0) * t.size(1)))) return out;
   }
-  const torch::Tensor src = rounding ? t.to(torch::kBFloat16) : t;
+  const at::Tensor src = rounding ? t.to(at::kBFloat16) : t;
   if (src.dim() == 4) return src.contiguous(at::MemoryFormat::ChannelsLast);
   if (src.dim() == 5) return src.contiguous(at::MemoryFormat::ChannelsLast3d);
   return src.transpose(1, 2).contiguous().transpose(1, 2);
@@ -100,17 +100,17 @@ torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
 
 // The solution's way back to PyTorch's contiguous [N, C, spatial...] memory, where an op after a conv
 // kernel needs it (a view, or an op whose CUDA kernel would copy a channels-last input itself).
-torch::Tensor contiguous(const torch::Tensor& t) {
+at::Tensor contiguous(const at::Tensor& t) {
   if (t.is_contiguous()) return t;
   if (t.dim() >= 3 && is_channels_last(t) && t.is_cuda()) {
-    torch::Tensor out = torch::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
+    at::Tensor out = at::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
     if (tiled_transpose(t, out, t.numel() / (t.size(0) * t.size(1)), t.size(1))) return out;
   }
   return t.contiguous();
 }
 
-void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                       int64_t dim, const torch::Tensor& first) {
+void check_conv_tensor(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                       int64_t dim, const at::Tensor& first) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == first.device(), kernel, ": ", name, " is on ", t.device(), " but the first input is on ",
               first.device());
@@ -120,7 +120,7 @@ void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* n
 }
 
 // The spatial extents (d, h, w) of a [N, C, spatial...] tensor, 1 for the dimensions its rank lacks.
-std::array<int64_t, 3> spatial_of(const torch::Tensor& t) {
+std::array<int64_t, 3> spatial_of(const at::Tensor& t) {
   std::array<int64_t, 3> s{1, 1, 1};
   for (int64_t i = 2; i < t.dim(); ++i) s[3 - (t.dim() - i)] = t.size(i);
   return s;
@@ -224,7 +224,7 @@ extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, l
 // C entry checks them against the compiled problem.
 constexpr std::string_view kTorchConvFunction = R"CPP(
 // $SUMMARY$
-torch::Tensor $NAME$($PARAMS$) {
+at::Tensor $NAME$($PARAMS$) {
   const char* kernel = "$NAME$";
   constexpr int64_t kPad[3] = {$PAD$}, kStride[3] = {$STRIDE$}, kDilation[3] = {$DILATION$};
   constexpr int64_t kFilter[3] = {$FILTER$}, kGroups = $GROUPS$;
@@ -233,9 +233,9 @@ torch::Tensor $NAME$($PARAMS$) {
 $SHAPES$  std::array<int64_t, 3> out{};
   for (int i = 0; i < 3; ++i) out[i] = conv_output_extent(in[i], kPad[i], kFilter[i], kStride[i], kDilation[i]);
 $SHAPE_CHECKS$$C_CHECK$$BIAS_CHECK$$EXTRA_CHECKS$  c10::cuda::CUDAGuard guard($A_NAME$.device());
-  const torch::Tensor a_cl = channels_last($A_NAME$);
-  const torch::Tensor b_cl = channels_last($B_NAME$);
-  torch::Tensor result = empty_channels_last($RESULT_SIZES$, $A_NAME$.options().dtype($DTYPE_D$));
+  const at::Tensor a_cl = channels_last($A_NAME$);
+  const at::Tensor b_cl = channels_last($B_NAME$);
+  at::Tensor result = empty_channels_last($RESULT_SIZES$, $A_NAME$.options().dtype($DTYPE_D$));
 
   ucutlass_conv_params p{};
   p.a = a_cl.data_ptr();
@@ -260,8 +260,8 @@ $BIAS_PARAMS$$EXTRA_PARAMS$  p.n = static_cast<int>(n);
   p.beta = static_cast<float>($BETA$);
 
   const size_t workspace_bytes = ucutlass_$NAME$_workspace_size(&p);
-  torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
-                                         torch::TensorOptions().dtype(torch::kUInt8).device($A_NAME$.device()));
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
+                                         at::TensorOptions().dtype(at::kByte).device($A_NAME$.device()));
   char msg[512];
   const int rc = ucutlass_$NAME$_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -339,7 +339,7 @@ constexpr std::string_view kTorchConvCCheck = R"CPP(  check_conv_tensor(c, kerne
   const std::vector<int64_t> result_sizes = $RESULT_SIZES$;
   TORCH_CHECK(c.sizes().vec() == result_sizes, kernel, ": c must have the result's shape ", at::IntArrayRef(result_sizes),
               ", got ", c.sizes());
-  const torch::Tensor c_cl = channels_last(c);
+  const at::Tensor c_cl = channels_last(c);
 )CPP";
 
 constexpr std::string_view kTorchConvBiasCheck = R"CPP(  TORCH_CHECK(bias.is_cuda() && bias.device() == $A_NAME$.device(), kernel, ": bias must be on ", $A_NAME$.device());
@@ -395,10 +395,10 @@ std::string emit_conv_torch_declarations(const GemmKernel& k) {
 std::string emit_conv_torch_function(const GemmKernel& k) {
   const ir::ConvProblem& p = *k.conv;
   const PassText t = pass_text(p);
-  std::string params = std::string("torch::Tensor ") + t.a + ", torch::Tensor " + t.b;
-  if (k.has_source()) params += ", torch::Tensor c";
-  if (k.has_bias()) params += ", torch::Tensor bias";
-  for (const ir::EpilogueExtra& x : k.extras) params += ", torch::Tensor x_" + x.name;
+  std::string params = std::string("at::Tensor ") + t.a + ", at::Tensor " + t.b;
+  if (k.has_source()) params += ", at::Tensor c";
+  if (k.has_bias()) params += ", at::Tensor bias";
+  for (const ir::EpilogueExtra& x : k.extras) params += ", at::Tensor x_" + x.name;
   params += ", double alpha";
   if (k.has_source()) params += ", double beta";
   const std::string dim = std::to_string(p.dims + 2);

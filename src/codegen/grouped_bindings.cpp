@@ -36,7 +36,7 @@ ucutlass_$HASH$::GroupedGemmParams to_grouped_params(const ucutlass_grouped_gemm
 
 constexpr std::string_view kTorchFunction = R"CPP(
 // $SUMMARY$
-std::vector<torch::Tensor> $NAME$($PARAMS$) {
+std::vector<at::Tensor> $NAME$($PARAMS$) {
   const char* kernel = "$NAME$";
   const size_t groups = a.size();
   TORCH_CHECK(groups > 0, kernel, ": a is an empty list; give one tensor per group");
@@ -48,7 +48,7 @@ $C_COUNT_CHECK$  TORCH_CHECK(a[0].dim() == 2, kernel, ": group tensors must be 2
   std::vector<const void*> pa(groups), pb(groups), pc(groups);
   std::vector<void*> pd(groups);
   std::vector<long long> lda(groups), ldb(groups), ldc(groups), ldd(groups);
-  std::vector<torch::Tensor> d;
+  std::vector<at::Tensor> d;
   d.reserve(groups);
   for (size_t g = 0; g < groups; ++g) {
     const std::string who = std::string(kernel) + ": group " + std::to_string(g);
@@ -85,8 +85,8 @@ $C_PARAMS$  p.d = pd.data();
 
   // 0 when a group is refused; the run then returns the reason without touching the GPU.
   const size_t workspace_bytes = ucutlass_$NAME$_workspace_size(&p);
-  torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
-                                         torch::TensorOptions().dtype(torch::kUInt8).device(a[0].device()));
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
+                                         at::TensorOptions().dtype(at::kByte).device(a[0].device()));
   char msg[512];
   const int rc = ucutlass_$NAME$_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -125,8 +125,8 @@ std::string emit_grouped_torch_declarations(const GemmKernel& k) {
 }
 
 std::string emit_grouped_torch_function(const GemmKernel& k) {
-  std::string params = "std::vector<torch::Tensor> a, std::vector<torch::Tensor> b";
-  if (k.has_source()) params += ", std::vector<torch::Tensor> c";
+  std::string params = "std::vector<at::Tensor> a, std::vector<at::Tensor> b";
+  if (k.has_source()) params += ", std::vector<at::Tensor> c";
   params += ", double alpha";
   if (k.has_source()) params += ", double beta";
   const int64_t fixed = k.groups->value;

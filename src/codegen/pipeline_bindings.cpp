@@ -46,8 +46,8 @@ extern "C" const char* ucutlass_$NAME$_signature(void) {
 constexpr std::string_view kTorchSupport = R"CPP(
 namespace {
 
-void check_pipeline_tensor(const torch::Tensor& t, const char* pipeline, const char* name, at::ScalarType dtype,
-                           std::vector<int64_t> shape, bool row_major, const torch::Device& device) {
+void check_pipeline_tensor(const at::Tensor& t, const char* pipeline, const char* name, at::ScalarType dtype,
+                           std::vector<int64_t> shape, bool row_major, const at::Device& device) {
   TORCH_CHECK(t.is_cuda(), pipeline, ": ", name, " must be a CUDA tensor, got one on ", t.device());
   TORCH_CHECK(t.device() == device, pipeline, ": ", name, " is on ", t.device(), " but the first input is on ", device);
   TORCH_CHECK(t.scalar_type() == dtype, pipeline, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -59,12 +59,12 @@ void check_pipeline_tensor(const torch::Tensor& t, const char* pipeline, const c
                         : "column-major: the transpose view of a contiguous tensor, e.g. w.t()");
 }
 
-torch::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarType dtype, bool row_major,
-                                       const torch::Device& device) {
-  auto options = torch::TensorOptions().dtype(dtype).device(device);
-  if (row_major || shape.size() < 2) return torch::empty(shape, options);
+at::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarType dtype, bool row_major,
+                                       const at::Device& device) {
+  auto options = at::TensorOptions().dtype(dtype).device(device);
+  if (row_major || shape.size() < 2) return at::empty(shape, options);
   std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
@@ -77,14 +77,14 @@ constexpr std::string_view kTorchFunction = R"CPP(
 // are one allocation from PyTorch's caching allocator.
 $RETURN_TYPE$ $NAME$($PARAMS$) {
   const char* pipeline = "$NAME$";
-  const torch::Device device = $FIRST$.device();
+  const at::Device device = $FIRST$.device();
 $CHECKS$  c10::cuda::CUDAGuard guard(device);
 $ALLOCATIONS$
   ucutlass_$NAME$_params p{};
 $POINTERS$
   const size_t workspace_bytes = ucutlass_$NAME$_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(device));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(device));
   char msg[512];
   const int rc = ucutlass_$NAME$_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -173,7 +173,7 @@ std::string emit_pipeline_torch_function(const ir::Program& p, const Pipeline& p
   for (int t : pipe.inputs) {
     const std::string& n = pipe.tensors[t].name;
     const ir::TensorType ty = ir::tensor_type(p, pipe, t);
-    params += (params.empty() ? "" : ", ") + std::string("torch::Tensor t_") + n;
+    params += (params.empty() ? "" : ", ") + std::string("at::Tensor t_") + n;
     checks += "  check_pipeline_tensor(t_" + n + ", pipeline, \"" + n + "\", " + torch_scalar_type(ty.dtype) + ", " +
               shape_list(ty) + ", " + (row_major(ty) ? "true" : "false") + ", device);\n";
     pointers += "  p." + n + " = t_" + n + ".data_ptr();\n";
@@ -181,7 +181,7 @@ std::string emit_pipeline_torch_function(const ir::Program& p, const Pipeline& p
   for (int t : pipe.outputs) {
     const std::string& n = pipe.tensors[t].name;
     const ir::TensorType ty = ir::tensor_type(p, pipe, t);
-    allocations += "  torch::Tensor t_" + n + " = allocate_pipeline_tensor(" + shape_list(ty) + ", " +
+    allocations += "  at::Tensor t_" + n + " = allocate_pipeline_tensor(" + shape_list(ty) + ", " +
                    torch_scalar_type(ty.dtype) + ", " + (row_major(ty) ? "true" : "false") + ", device);\n";
     pointers += "  p." + n + " = t_" + n + ".data_ptr();\n";
     result += (result.empty() ? "" : ", ") + std::string("t_") + n;
@@ -189,7 +189,7 @@ std::string emit_pipeline_torch_function(const ir::Program& p, const Pipeline& p
   const bool one = pipe.outputs.size() == 1;
   return fill(kTorchFunction, {{"NAME", pipe.name},
                                {"KERNELS", kernels},
-                               {"RETURN_TYPE", one ? "torch::Tensor" : "std::vector<torch::Tensor>"},
+                               {"RETURN_TYPE", one ? "at::Tensor" : "std::vector<at::Tensor>"},
                                {"PARAMS", params},
                                {"FIRST", "t_" + pipe.tensors[pipe.inputs.front()].name},
                                {"CHECKS", checks},

@@ -137,8 +137,8 @@ using Stack3Entry = int (*)(const float*, void*, long long, long long, long long
 
 // The stack of an f32 x along its last axis ([lo, hi, hi] for A, [hi, lo, hi] for B), contiguous, of
 // `parts` elements, in one kernel; None where the kernels do not take x's strides.
-std::optional<torch::Tensor> stack3(const torch::Tensor& x, bool a_side, at::ScalarType parts, Stack3Entry entry) {
-  if (!x.is_cuda() || x.scalar_type() != torch::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
+std::optional<at::Tensor> stack3(const at::Tensor& x, bool a_side, at::ScalarType parts, Stack3Entry entry) {
+  if (!x.is_cuda() || x.scalar_type() != at::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
   std::vector<int64_t> sizes, strides;
   for (int64_t i = 0; i + 1 < x.dim(); ++i) {
     if (x.size(i) == 1) continue;
@@ -156,7 +156,7 @@ std::optional<torch::Tensor> stack3(const torch::Tensor& x, bool a_side, at::Sca
   c10::cuda::CUDAGuard guard(x.device());
   std::vector<int64_t> out_sizes = x.sizes().vec();
   out_sizes.back() *= 3;
-  torch::Tensor out = torch::empty(out_sizes, x.options().dtype(parts).memory_format(at::MemoryFormat::Contiguous));
+  at::Tensor out = at::empty(out_sizes, x.options().dtype(parts).memory_format(at::MemoryFormat::Contiguous));
   char msg[256] = "";
   const int rc = entry(x.data_ptr<float>(), out.data_ptr(), batch, rows, x.size(-1), stride_batch, stride_row,
                        x.stride(-1), a_side ? 1 : 0, at::cuda::getCurrentCUDAStream(x.get_device()).stream(), msg,
@@ -176,7 +176,7 @@ extern "C" int ucutlass_$NAME$_stack3(const float* src, void* dst, long long bat
 
 namespace {
 
-std::optional<torch::Tensor> $NAME$_stack3(const torch::Tensor& x, bool a_side) {
+std::optional<at::Tensor> $NAME$_stack3(const at::Tensor& x, bool a_side) {
   return stack3(x, a_side, $SCALAR$, &ucutlass_$NAME$_stack3);
 }
 
@@ -190,8 +190,8 @@ struct SplitFormat {
   const char* what;    // for the m.def docstring
 };
 
-constexpr SplitFormat kTf32{"tf32", "Tf32Parts", "torch::kFloat", "the 3xTF32 stack of an f32 tensor along its last axis"};
-constexpr SplitFormat kBf16{"bf16", "Bf16Parts", "torch::kBFloat16",
+constexpr SplitFormat kTf32{"tf32", "Tf32Parts", "at::kFloat", "the 3xTF32 stack of an f32 tensor along its last axis"};
+constexpr SplitFormat kBf16{"bf16", "Bf16Parts", "at::kBFloat16",
                             "the 3xBF16 stack (bf16 parts) of an f32 tensor along its last axis"};
 
 std::string for_format(std::string_view text, const SplitFormat& f) {

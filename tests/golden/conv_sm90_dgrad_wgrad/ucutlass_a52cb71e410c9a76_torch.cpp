@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -54,8 +58,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -73,17 +77,17 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
@@ -97,13 +101,13 @@ extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, l
 namespace {
 
 // A tensor of PyTorch's shape [N, C, spatial...] in channels-last memory.
-torch::Tensor empty_channels_last(std::vector<int64_t> sizes, const torch::TensorOptions& options) {
-  if (sizes.size() == 4) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
-  if (sizes.size() == 5) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
-  return torch::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
+at::Tensor empty_channels_last(std::vector<int64_t> sizes, const at::TensorOptions& options) {
+  if (sizes.size() == 4) return at::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
+  if (sizes.size() == 5) return at::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
+  return at::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
 }
 
-bool is_channels_last(const torch::Tensor& t) {
+bool is_channels_last(const at::Tensor& t) {
   if (t.dim() == 4) return t.is_contiguous(at::MemoryFormat::ChannelsLast);
   if (t.dim() == 5) return t.is_contiguous(at::MemoryFormat::ChannelsLast3d);
   return t.dim() == 3 && t.transpose(1, 2).is_contiguous();
@@ -112,10 +116,10 @@ bool is_channels_last(const torch::Tensor& t) {
 // into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries
 // (rounded to bf16 on the way when src is f32 and into bf16); false when that kernel does not take the
 // shape or the types (the caller copies through PyTorch).
-bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
+bool tiled_transpose(const at::Tensor& src, const at::Tensor& into, int64_t rows, int64_t cols) {
   if (src.numel() == 0) return false;
   const bool rounding = src.scalar_type() != into.scalar_type();
-  if (rounding && (src.scalar_type() != torch::kFloat || into.scalar_type() != torch::kBFloat16)) return false;
+  if (rounding && (src.scalar_type() != at::kFloat || into.scalar_type() != at::kBFloat16)) return false;
   c10::cuda::CUDAGuard guard(src.device());  // also called from Python, outside a kernel function's guard
   char msg[256] = "";
   void* stream = at::cuda::getCurrentCUDAStream(src.get_device()).stream();
@@ -133,14 +137,14 @@ bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_
 // or the result of an earlier ucutlass conv), else one copy that reads and writes it once
 // (the tiled transpose for a contiguous tensor). With `bf16`, an f32 tensor is rounded to bf16 in
 // that same pass (a kernel over bf16 roundings of f32 data, map::KernelConfig::bf16_operands).
-torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
-  const bool rounding = bf16 && t.scalar_type() == torch::kFloat;
-  if (is_channels_last(t)) return rounding ? t.to(torch::kBFloat16) : t;  // .to keeps a dense tensor's strides
+at::Tensor channels_last(const at::Tensor& t, bool bf16 = false) {
+  const bool rounding = bf16 && t.scalar_type() == at::kFloat;
+  if (is_channels_last(t)) return rounding ? t.to(at::kBFloat16) : t;  // .to keeps a dense tensor's strides
   if (t.is_contiguous() && t.is_cuda()) {
-    torch::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(torch::kBFloat16) : t.options());
+    at::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(at::kBFloat16) : t.options());
     if (tiled_transpose(t, out, t.size(1), t.numel() / (t.size(0) * t.size(1)))) return out;
   }
-  const torch::Tensor src = rounding ? t.to(torch::kBFloat16) : t;
+  const at::Tensor src = rounding ? t.to(at::kBFloat16) : t;
   if (src.dim() == 4) return src.contiguous(at::MemoryFormat::ChannelsLast);
   if (src.dim() == 5) return src.contiguous(at::MemoryFormat::ChannelsLast3d);
   return src.transpose(1, 2).contiguous().transpose(1, 2);
@@ -148,17 +152,17 @@ torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
 
 // The solution's way back to PyTorch's contiguous [N, C, spatial...] memory, where an op after a conv
 // kernel needs it (a view, or an op whose CUDA kernel would copy a channels-last input itself).
-torch::Tensor contiguous(const torch::Tensor& t) {
+at::Tensor contiguous(const at::Tensor& t) {
   if (t.is_contiguous()) return t;
   if (t.dim() >= 3 && is_channels_last(t) && t.is_cuda()) {
-    torch::Tensor out = torch::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
+    at::Tensor out = at::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
     if (tiled_transpose(t, out, t.numel() / (t.size(0) * t.size(1)), t.size(1))) return out;
   }
   return t.contiguous();
 }
 
-void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                       int64_t dim, const torch::Tensor& first) {
+void check_conv_tensor(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                       int64_t dim, const at::Tensor& first) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == first.device(), kernel, ": ", name, " is on ", t.device(), " but the first input is on ",
               first.device());
@@ -168,7 +172,7 @@ void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* n
 }
 
 // The spatial extents (d, h, w) of a [N, C, spatial...] tensor, 1 for the dimensions its rank lacks.
-std::array<int64_t, 3> spatial_of(const torch::Tensor& t) {
+std::array<int64_t, 3> spatial_of(const at::Tensor& t) {
   std::array<int64_t, 3> s{1, 1, 1};
   for (int64_t i = 2; i < t.dim(); ++i) s[3 - (t.dim() - i)] = t.size(i);
   return s;
@@ -182,12 +186,12 @@ int64_t conv_output_extent(int64_t in, int64_t pad, int64_t filter, int64_t stri
 }  // namespace
 
 // conv3d dgrad(dy, w) in PyTorch's shapes; the result is channels-last in memory
-torch::Tensor grad_input_3d(torch::Tensor dy, torch::Tensor w, double alpha) {
+at::Tensor grad_input_3d(at::Tensor dy, at::Tensor w, double alpha) {
   const char* kernel = "grad_input_3d";
   constexpr int64_t kPad[3] = {1, 1, 1}, kStride[3] = {1, 1, 1}, kDilation[3] = {1, 1, 1};
   constexpr int64_t kFilter[3] = {3, 3, 3}, kGroups = 1;
-  check_conv_tensor(dy, kernel, "dy", torch::kBFloat16, 5, dy);
-  check_conv_tensor(w, kernel, "w", torch::kBFloat16, 5, dy);
+  check_conv_tensor(dy, kernel, "dy", at::kBFloat16, 5, dy);
+  check_conv_tensor(w, kernel, "w", at::kBFloat16, 5, dy);
   const int64_t n = dy.size(0), out_c = dy.size(1), in_c = w.size(1) * kGroups;
   const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   // The input extent a stride-s conv maps onto dy (output_padding 0) unless the program fixes it.
@@ -203,9 +207,9 @@ torch::Tensor grad_input_3d(torch::Tensor dy, torch::Tensor w, double alpha) {
               w.sizes());
   TORCH_CHECK(out == dy_spatial, kernel, ": dy's spatial extents do not match the input's convolution output");
   c10::cuda::CUDAGuard guard(dy.device());
-  const torch::Tensor a_cl = channels_last(dy);
-  const torch::Tensor b_cl = channels_last(w);
-  torch::Tensor result = empty_channels_last({n, in_c, in[0], in[1], in[2]}, dy.options().dtype(torch::kBFloat16));
+  const at::Tensor a_cl = channels_last(dy);
+  const at::Tensor b_cl = channels_last(w);
+  at::Tensor result = empty_channels_last({n, in_c, in[0], in[1], in[2]}, dy.options().dtype(at::kBFloat16));
 
   ucutlass_conv_params p{};
   p.a = a_cl.data_ptr();
@@ -230,8 +234,8 @@ torch::Tensor grad_input_3d(torch::Tensor dy, torch::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_grad_input_3d_workspace_size(&p);
-  torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
-                                         torch::TensorOptions().dtype(torch::kUInt8).device(dy.device()));
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
+                                         at::TensorOptions().dtype(at::kByte).device(dy.device()));
   char msg[512];
   const int rc = ucutlass_grad_input_3d_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -241,12 +245,12 @@ torch::Tensor grad_input_3d(torch::Tensor dy, torch::Tensor w, double alpha) {
 }
 
 // conv1d wgrad(dy, x) in PyTorch's shapes; the result is channels-last in memory
-torch::Tensor grad_filter_1d(torch::Tensor dy, torch::Tensor x, double alpha) {
+at::Tensor grad_filter_1d(at::Tensor dy, at::Tensor x, double alpha) {
   const char* kernel = "grad_filter_1d";
   constexpr int64_t kPad[3] = {0, 0, 2}, kStride[3] = {1, 1, 1}, kDilation[3] = {1, 1, 1};
   constexpr int64_t kFilter[3] = {1, 1, 5}, kGroups = 1;
-  check_conv_tensor(dy, kernel, "dy", torch::kHalf, 3, dy);
-  check_conv_tensor(x, kernel, "x", torch::kHalf, 3, dy);
+  check_conv_tensor(dy, kernel, "dy", at::kHalf, 3, dy);
+  check_conv_tensor(x, kernel, "x", at::kHalf, 3, dy);
   const int64_t n = x.size(0), in_c = x.size(1), out_c = dy.size(1);
   const std::array<int64_t, 3> in = spatial_of(x);
   std::array<int64_t, 3> out{};
@@ -254,9 +258,9 @@ torch::Tensor grad_filter_1d(torch::Tensor dy, torch::Tensor x, double alpha) {
   TORCH_CHECK(dy.size(0) == n && spatial_of(dy) == out, kernel,
               ": dy must be [n, out_c, output...] for x's convolution output, got ", dy.sizes());
   c10::cuda::CUDAGuard guard(dy.device());
-  const torch::Tensor a_cl = channels_last(dy);
-  const torch::Tensor b_cl = channels_last(x);
-  torch::Tensor result = empty_channels_last({out_c, in_c / kGroups, kFilter[2]}, dy.options().dtype(torch::kHalf));
+  const at::Tensor a_cl = channels_last(dy);
+  const at::Tensor b_cl = channels_last(x);
+  at::Tensor result = empty_channels_last({out_c, in_c / kGroups, kFilter[2]}, dy.options().dtype(at::kHalf));
 
   ucutlass_conv_params p{};
   p.a = a_cl.data_ptr();
@@ -281,8 +285,8 @@ torch::Tensor grad_filter_1d(torch::Tensor dy, torch::Tensor x, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_grad_filter_1d_workspace_size(&p);
-  torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
-                                         torch::TensorOptions().dtype(torch::kUInt8).device(dy.device()));
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
+                                         at::TensorOptions().dtype(at::kByte).device(dy.device()));
   char msg[512];
   const int rc = ucutlass_grad_filter_1d_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

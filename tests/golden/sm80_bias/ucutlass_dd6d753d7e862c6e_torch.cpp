@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -57,8 +61,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -76,17 +80,17 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
@@ -100,13 +104,13 @@ extern "C" int ucutlass_batched_transpose_to_bf16(const float* src, void* dst, l
 namespace {
 
 // A tensor of PyTorch's shape [N, C, spatial...] in channels-last memory.
-torch::Tensor empty_channels_last(std::vector<int64_t> sizes, const torch::TensorOptions& options) {
-  if (sizes.size() == 4) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
-  if (sizes.size() == 5) return torch::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
-  return torch::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
+at::Tensor empty_channels_last(std::vector<int64_t> sizes, const at::TensorOptions& options) {
+  if (sizes.size() == 4) return at::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast));
+  if (sizes.size() == 5) return at::empty(sizes, options.memory_format(at::MemoryFormat::ChannelsLast3d));
+  return at::empty({sizes[0], sizes[2], sizes[1]}, options).transpose(1, 2);
 }
 
-bool is_channels_last(const torch::Tensor& t) {
+bool is_channels_last(const at::Tensor& t) {
   if (t.dim() == 4) return t.is_contiguous(at::MemoryFormat::ChannelsLast);
   if (t.dim() == 5) return t.is_contiguous(at::MemoryFormat::ChannelsLast3d);
   return t.dim() == 3 && t.transpose(1, 2).is_contiguous();
@@ -115,10 +119,10 @@ bool is_channels_last(const torch::Tensor& t) {
 // into = src with each batch entry's [rows][cols] transposed, by the tiled kernel of the C entries
 // (rounded to bf16 on the way when src is f32 and into bf16); false when that kernel does not take the
 // shape or the types (the caller copies through PyTorch).
-bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_t rows, int64_t cols) {
+bool tiled_transpose(const at::Tensor& src, const at::Tensor& into, int64_t rows, int64_t cols) {
   if (src.numel() == 0) return false;
   const bool rounding = src.scalar_type() != into.scalar_type();
-  if (rounding && (src.scalar_type() != torch::kFloat || into.scalar_type() != torch::kBFloat16)) return false;
+  if (rounding && (src.scalar_type() != at::kFloat || into.scalar_type() != at::kBFloat16)) return false;
   c10::cuda::CUDAGuard guard(src.device());  // also called from Python, outside a kernel function's guard
   char msg[256] = "";
   void* stream = at::cuda::getCurrentCUDAStream(src.get_device()).stream();
@@ -136,14 +140,14 @@ bool tiled_transpose(const torch::Tensor& src, const torch::Tensor& into, int64_
 // or the result of an earlier ucutlass conv), else one copy that reads and writes it once
 // (the tiled transpose for a contiguous tensor). With `bf16`, an f32 tensor is rounded to bf16 in
 // that same pass (a kernel over bf16 roundings of f32 data, map::KernelConfig::bf16_operands).
-torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
-  const bool rounding = bf16 && t.scalar_type() == torch::kFloat;
-  if (is_channels_last(t)) return rounding ? t.to(torch::kBFloat16) : t;  // .to keeps a dense tensor's strides
+at::Tensor channels_last(const at::Tensor& t, bool bf16 = false) {
+  const bool rounding = bf16 && t.scalar_type() == at::kFloat;
+  if (is_channels_last(t)) return rounding ? t.to(at::kBFloat16) : t;  // .to keeps a dense tensor's strides
   if (t.is_contiguous() && t.is_cuda()) {
-    torch::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(torch::kBFloat16) : t.options());
+    at::Tensor out = empty_channels_last(t.sizes().vec(), rounding ? t.options().dtype(at::kBFloat16) : t.options());
     if (tiled_transpose(t, out, t.size(1), t.numel() / (t.size(0) * t.size(1)))) return out;
   }
-  const torch::Tensor src = rounding ? t.to(torch::kBFloat16) : t;
+  const at::Tensor src = rounding ? t.to(at::kBFloat16) : t;
   if (src.dim() == 4) return src.contiguous(at::MemoryFormat::ChannelsLast);
   if (src.dim() == 5) return src.contiguous(at::MemoryFormat::ChannelsLast3d);
   return src.transpose(1, 2).contiguous().transpose(1, 2);
@@ -151,17 +155,17 @@ torch::Tensor channels_last(const torch::Tensor& t, bool bf16 = false) {
 
 // The solution's way back to PyTorch's contiguous [N, C, spatial...] memory, where an op after a conv
 // kernel needs it (a view, or an op whose CUDA kernel would copy a channels-last input itself).
-torch::Tensor contiguous(const torch::Tensor& t) {
+at::Tensor contiguous(const at::Tensor& t) {
   if (t.is_contiguous()) return t;
   if (t.dim() >= 3 && is_channels_last(t) && t.is_cuda()) {
-    torch::Tensor out = torch::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
+    at::Tensor out = at::empty(t.sizes(), t.options().memory_format(at::MemoryFormat::Contiguous));
     if (tiled_transpose(t, out, t.numel() / (t.size(0) * t.size(1)), t.size(1))) return out;
   }
   return t.contiguous();
 }
 
-void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                       int64_t dim, const torch::Tensor& first) {
+void check_conv_tensor(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                       int64_t dim, const at::Tensor& first) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == first.device(), kernel, ": ", name, " is on ", t.device(), " but the first input is on ",
               first.device());
@@ -171,7 +175,7 @@ void check_conv_tensor(const torch::Tensor& t, const char* kernel, const char* n
 }
 
 // The spatial extents (d, h, w) of a [N, C, spatial...] tensor, 1 for the dimensions its rank lacks.
-std::array<int64_t, 3> spatial_of(const torch::Tensor& t) {
+std::array<int64_t, 3> spatial_of(const at::Tensor& t) {
   std::array<int64_t, 3> s{1, 1, 1};
   for (int64_t i = 2; i < t.dim(); ++i) s[3 - (t.dim() - i)] = t.size(i);
   return s;
@@ -185,23 +189,23 @@ int64_t conv_output_extent(int64_t in, int64_t pad, int64_t filter, int64_t stri
 }  // namespace
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor linear_relu_exact(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double alpha) {
+at::Tensor linear_relu_exact(at::Tensor a, at::Tensor b, at::Tensor bias, double alpha) {
   const char* kernel = "linear_relu_exact";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kFloat, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kFloat, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kFloat, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kFloat, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kFloat, kernel, ": bias must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kFloat, kernel, ": bias must have dtype ", at::kFloat, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == n && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length N = ", n, ", got shape ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kFloat, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kFloat, true, a);
+  at::Tensor d = allocate_output(a, at::kFloat, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kFloat, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -222,8 +226,8 @@ torch::Tensor linear_relu_exact(torch::Tensor a, torch::Tensor b, torch::Tensor 
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_linear_relu_exact_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_linear_relu_exact_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -233,23 +237,23 @@ torch::Tensor linear_relu_exact(torch::Tensor a, torch::Tensor b, torch::Tensor 
 }
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor row_bias(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double alpha) {
+at::Tensor row_bias(at::Tensor a, at::Tensor b, at::Tensor bias, double alpha) {
   const char* kernel = "row_bias";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kHalf, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kHalf, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kHalf, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kHalf, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kHalf, kernel, ": bias must have dtype ", torch::kHalf, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kHalf, kernel, ": bias must have dtype ", at::kHalf, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == m && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length M = ", m, ", got shape ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kHalf, false, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kHalf, false, a);
+  at::Tensor d = allocate_output(a, at::kHalf, false, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kHalf, false, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -270,8 +274,8 @@ torch::Tensor row_bias(torch::Tensor a, torch::Tensor b, torch::Tensor bias, dou
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_row_bias_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_row_bias_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -281,12 +285,12 @@ torch::Tensor row_bias(torch::Tensor a, torch::Tensor b, torch::Tensor bias, dou
 }
 
 // conv2d fprop(x, w) in PyTorch's shapes; the result is channels-last in memory
-torch::Tensor conv_bias_relu(torch::Tensor x, torch::Tensor w, torch::Tensor bias, double alpha) {
+at::Tensor conv_bias_relu(at::Tensor x, at::Tensor w, at::Tensor bias, double alpha) {
   const char* kernel = "conv_bias_relu";
   constexpr int64_t kPad[3] = {0, 1, 1}, kStride[3] = {1, 1, 1}, kDilation[3] = {1, 1, 1};
   constexpr int64_t kFilter[3] = {1, 3, 3}, kGroups = 1;
-  check_conv_tensor(x, kernel, "x", torch::kFloat, 4, x);
-  check_conv_tensor(w, kernel, "w", torch::kFloat, 4, x);
+  check_conv_tensor(x, kernel, "x", at::kFloat, 4, x);
+  check_conv_tensor(w, kernel, "w", at::kFloat, 4, x);
   const int64_t n = x.size(0), in_c = x.size(1), out_c = w.size(0);
   const std::array<int64_t, 3> filter{kFilter[0], kFilter[1], kFilter[2]};
   const std::array<int64_t, 3> in = spatial_of(x);
@@ -296,15 +300,15 @@ torch::Tensor conv_bias_relu(torch::Tensor x, torch::Tensor w, torch::Tensor bia
               kernel, ": w must be [out_c, in_c / groups, filter...] = [", out_c, ", ", in_c / kGroups,
               ", ...] with the compiled filter size, got ", w.sizes());
   TORCH_CHECK(bias.is_cuda() && bias.device() == x.device(), kernel, ": bias must be on ", x.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kFloat, kernel, ": bias must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kFloat, kernel, ": bias must have dtype ", at::kFloat, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == out_c && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of one value per output channel (", out_c, "), got ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(x.device());
-  const torch::Tensor a_cl = channels_last(x);
-  const torch::Tensor b_cl = channels_last(w);
-  torch::Tensor result = empty_channels_last({n, out_c, out[1], out[2]}, x.options().dtype(torch::kFloat));
+  const at::Tensor a_cl = channels_last(x);
+  const at::Tensor b_cl = channels_last(w);
+  at::Tensor result = empty_channels_last({n, out_c, out[1], out[2]}, x.options().dtype(at::kFloat));
 
   ucutlass_conv_params p{};
   p.a = a_cl.data_ptr();
@@ -330,8 +334,8 @@ torch::Tensor conv_bias_relu(torch::Tensor x, torch::Tensor w, torch::Tensor bia
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_conv_bias_relu_workspace_size(&p);
-  torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
-                                         torch::TensorOptions().dtype(torch::kUInt8).device(x.device()));
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
+                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
   char msg[512];
   const int rc = ucutlass_conv_bias_relu_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

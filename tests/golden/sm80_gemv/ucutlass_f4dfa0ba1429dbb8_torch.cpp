@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -42,8 +46,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -61,33 +65,33 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D = alpha * A @ B
-torch::Tensor gemv_f32(torch::Tensor a, torch::Tensor b, double alpha) {
+at::Tensor gemv_f32(at::Tensor a, at::Tensor b, double alpha) {
   const char* kernel = "gemv_f32";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kFloat, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kFloat, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kFloat, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kFloat, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kFloat, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kFloat, true, a);
+  at::Tensor d = allocate_output(a, at::kFloat, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kFloat, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -107,8 +111,8 @@ torch::Tensor gemv_f32(torch::Tensor a, torch::Tensor b, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_gemv_f32_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_gemv_f32_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -118,20 +122,20 @@ torch::Tensor gemv_f32(torch::Tensor a, torch::Tensor b, double alpha) {
 }
 
 // D = alpha * A @ B + beta * C
-torch::Tensor gemv_batched(torch::Tensor a, torch::Tensor b, torch::Tensor c, double alpha, double beta) {
+at::Tensor gemv_batched(at::Tensor a, at::Tensor b, at::Tensor c, double alpha, double beta) {
   const char* kernel = "gemv_batched";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
-  const Matrix mc = check_matrix(c, kernel, "c", torch::kFloat, true, a);
+  const Matrix mc = check_matrix(c, kernel, "c", at::kFloat, true, a);
   TORCH_CHECK(mc.batch == batch && mc.rows == m && mc.cols == n, kernel, ": c must be [", m, ", ", n,
               "] like D, got [", mc.rows, ", ", mc.cols, "]");
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kFloat, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kFloat, true, a);
+  at::Tensor d = allocate_output(a, at::kFloat, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kFloat, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -154,8 +158,8 @@ torch::Tensor gemv_batched(torch::Tensor a, torch::Tensor b, torch::Tensor c, do
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_gemv_batched_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_gemv_batched_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -39,8 +43,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -58,42 +62,42 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D = alpha * A @ B + beta * C, then the epilogue steps in order
-torch::Tensor chain(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor bias, double alpha, double beta) {
+at::Tensor chain(at::Tensor a, at::Tensor b, at::Tensor c, at::Tensor bias, double alpha, double beta) {
   const char* kernel = "chain";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
-  const Matrix mc = check_matrix(c, kernel, "c", torch::kBFloat16, true, a);
+  const Matrix mc = check_matrix(c, kernel, "c", at::kBFloat16, true, a);
   TORCH_CHECK(mc.batch == batch && mc.rows == m && mc.cols == n, kernel, ": c must be [", m, ", ", n,
               "] like D, got [", mc.rows, ", ", mc.cols, "]");
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kFloat, kernel, ": bias must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kFloat, kernel, ": bias must have dtype ", at::kFloat, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == m && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length M = ", m, ", got shape ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, true, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -117,8 +121,8 @@ torch::Tensor chain(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Te
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_chain_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_chain_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -39,8 +43,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -58,78 +62,78 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D = alpha * A @ B + beta * C, then the epilogue steps in order
-torch::Tensor every_step(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor bias, torch::Tensor x_scale, torch::Tensor x_per_row_scale, torch::Tensor x_per_col_scale, torch::Tensor x_per_channel_scale, torch::Tensor x_sub_row, torch::Tensor x_div_col, torch::Tensor x_residual, torch::Tensor x_aux_store, double alpha, double beta) {
+at::Tensor every_step(at::Tensor a, at::Tensor b, at::Tensor c, at::Tensor bias, at::Tensor x_scale, at::Tensor x_per_row_scale, at::Tensor x_per_col_scale, at::Tensor x_per_channel_scale, at::Tensor x_sub_row, at::Tensor x_div_col, at::Tensor x_residual, at::Tensor x_aux_store, double alpha, double beta) {
   const char* kernel = "every_step";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
-  const Matrix mc = check_matrix(c, kernel, "c", torch::kBFloat16, true, a);
+  const Matrix mc = check_matrix(c, kernel, "c", at::kBFloat16, true, a);
   TORCH_CHECK(mc.batch == batch && mc.rows == m && mc.cols == n, kernel, ": c must be [", m, ", ", n,
               "] like D, got [", mc.rows, ", ", mc.cols, "]");
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kFloat, kernel, ": bias must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kFloat, kernel, ": bias must have dtype ", at::kFloat, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == n && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length N = ", n, ", got shape ",
               bias.sizes());
   TORCH_CHECK(x_scale.is_cuda() && x_scale.device() == a.device(), kernel, ": scale must be on ", a.device());
-  TORCH_CHECK(x_scale.scalar_type() == torch::kFloat, kernel, ": scale must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_scale.scalar_type() == at::kFloat, kernel, ": scale must have dtype ", at::kFloat, ", got ",
               x_scale.scalar_type());
   TORCH_CHECK(x_scale.dim() == 1 && x_scale.size(0) == 1 && x_scale.stride(0) == 1, kernel,
               ": scale must be a contiguous 1-D tensor of length 1 = ", 1, ", got shape ", x_scale.sizes());
   TORCH_CHECK(x_per_row_scale.is_cuda() && x_per_row_scale.device() == a.device(), kernel, ": per_row_scale must be on ", a.device());
-  TORCH_CHECK(x_per_row_scale.scalar_type() == torch::kFloat, kernel, ": per_row_scale must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_per_row_scale.scalar_type() == at::kFloat, kernel, ": per_row_scale must have dtype ", at::kFloat, ", got ",
               x_per_row_scale.scalar_type());
   TORCH_CHECK(x_per_row_scale.dim() == 1 && x_per_row_scale.size(0) == m && x_per_row_scale.stride(0) == 1, kernel,
               ": per_row_scale must be a contiguous 1-D tensor of length M = ", m, ", got shape ", x_per_row_scale.sizes());
   TORCH_CHECK(x_per_col_scale.is_cuda() && x_per_col_scale.device() == a.device(), kernel, ": per_col_scale must be on ", a.device());
-  TORCH_CHECK(x_per_col_scale.scalar_type() == torch::kBFloat16, kernel, ": per_col_scale must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(x_per_col_scale.scalar_type() == at::kBFloat16, kernel, ": per_col_scale must have dtype ", at::kBFloat16, ", got ",
               x_per_col_scale.scalar_type());
   TORCH_CHECK(x_per_col_scale.dim() == 1 && x_per_col_scale.size(0) == n && x_per_col_scale.stride(0) == 1, kernel,
               ": per_col_scale must be a contiguous 1-D tensor of length N = ", n, ", got shape ", x_per_col_scale.sizes());
   TORCH_CHECK(x_per_channel_scale.is_cuda() && x_per_channel_scale.device() == a.device(), kernel, ": per_channel_scale must be on ", a.device());
-  TORCH_CHECK(x_per_channel_scale.scalar_type() == torch::kFloat, kernel, ": per_channel_scale must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_per_channel_scale.scalar_type() == at::kFloat, kernel, ": per_channel_scale must have dtype ", at::kFloat, ", got ",
               x_per_channel_scale.scalar_type());
   TORCH_CHECK(x_per_channel_scale.dim() == 1 && x_per_channel_scale.size(0) == n && x_per_channel_scale.stride(0) == 1, kernel,
               ": per_channel_scale must be a contiguous 1-D tensor of length N = ", n, ", got shape ", x_per_channel_scale.sizes());
   TORCH_CHECK(x_sub_row.is_cuda() && x_sub_row.device() == a.device(), kernel, ": sub_row must be on ", a.device());
-  TORCH_CHECK(x_sub_row.scalar_type() == torch::kBFloat16, kernel, ": sub_row must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(x_sub_row.scalar_type() == at::kBFloat16, kernel, ": sub_row must have dtype ", at::kBFloat16, ", got ",
               x_sub_row.scalar_type());
   TORCH_CHECK(x_sub_row.dim() == 1 && x_sub_row.size(0) == m && x_sub_row.stride(0) == 1, kernel,
               ": sub_row must be a contiguous 1-D tensor of length M = ", m, ", got shape ", x_sub_row.sizes());
   TORCH_CHECK(x_div_col.is_cuda() && x_div_col.device() == a.device(), kernel, ": div_col must be on ", a.device());
-  TORCH_CHECK(x_div_col.scalar_type() == torch::kFloat, kernel, ": div_col must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_div_col.scalar_type() == at::kFloat, kernel, ": div_col must have dtype ", at::kFloat, ", got ",
               x_div_col.scalar_type());
   TORCH_CHECK(x_div_col.dim() == 1 && x_div_col.size(0) == n && x_div_col.stride(0) == 1, kernel,
               ": div_col must be a contiguous 1-D tensor of length N = ", n, ", got shape ", x_div_col.sizes());
-  const Matrix m_residual = check_matrix(x_residual, kernel, "residual", torch::kBFloat16, true, a);
+  const Matrix m_residual = check_matrix(x_residual, kernel, "residual", at::kBFloat16, true, a);
   TORCH_CHECK(m_residual.batch == batch && m_residual.rows == m && m_residual.cols == n, kernel,
               ": residual must be [", m, ", ", n, "] like D, got [", m_residual.rows, ", ", m_residual.cols, "]");
-  const Matrix m_aux_store = check_matrix(x_aux_store, kernel, "aux_store", torch::kBFloat16, true, a);
+  const Matrix m_aux_store = check_matrix(x_aux_store, kernel, "aux_store", at::kBFloat16, true, a);
   TORCH_CHECK(m_aux_store.batch == batch && m_aux_store.rows == m && m_aux_store.cols == n, kernel,
               ": aux_store must be [", m, ", ", n, "] like D, got [", m_aux_store.rows, ", ", m_aux_store.cols, "]");
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, true, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -165,8 +169,8 @@ torch::Tensor every_step(torch::Tensor a, torch::Tensor b, torch::Tensor c, torc
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_every_step_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_every_step_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

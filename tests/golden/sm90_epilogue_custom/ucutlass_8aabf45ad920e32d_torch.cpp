@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -39,8 +43,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -58,63 +62,63 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D = alpha * A @ B + beta * C, then the epilogue steps in order
-torch::Tensor gated(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Tensor x_gate, torch::Tensor x_s, torch::Tensor x_shift, torch::Tensor x_g, torch::Tensor x_add_aux, torch::Tensor x_aux_load, torch::Tensor x_max_aux, double alpha, double beta) {
+at::Tensor gated(at::Tensor a, at::Tensor b, at::Tensor c, at::Tensor x_gate, at::Tensor x_s, at::Tensor x_shift, at::Tensor x_g, at::Tensor x_add_aux, at::Tensor x_aux_load, at::Tensor x_max_aux, double alpha, double beta) {
   const char* kernel = "gated";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
-  const Matrix mc = check_matrix(c, kernel, "c", torch::kBFloat16, false, a);
+  const Matrix mc = check_matrix(c, kernel, "c", at::kBFloat16, false, a);
   TORCH_CHECK(mc.batch == batch && mc.rows == m && mc.cols == n, kernel, ": c must be [", m, ", ", n,
               "] like D, got [", mc.rows, ", ", mc.cols, "]");
-  const Matrix m_gate = check_matrix(x_gate, kernel, "gate", torch::kBFloat16, false, a);
+  const Matrix m_gate = check_matrix(x_gate, kernel, "gate", at::kBFloat16, false, a);
   TORCH_CHECK(m_gate.batch == batch && m_gate.rows == m && m_gate.cols == n, kernel,
               ": gate must be [", m, ", ", n, "] like D, got [", m_gate.rows, ", ", m_gate.cols, "]");
   TORCH_CHECK(x_s.is_cuda() && x_s.device() == a.device(), kernel, ": s must be on ", a.device());
-  TORCH_CHECK(x_s.scalar_type() == torch::kFloat, kernel, ": s must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_s.scalar_type() == at::kFloat, kernel, ": s must have dtype ", at::kFloat, ", got ",
               x_s.scalar_type());
   TORCH_CHECK(x_s.dim() == 1 && x_s.size(0) == 1 && x_s.stride(0) == 1, kernel,
               ": s must be a contiguous 1-D tensor of length 1 = ", 1, ", got shape ", x_s.sizes());
   TORCH_CHECK(x_shift.is_cuda() && x_shift.device() == a.device(), kernel, ": shift must be on ", a.device());
-  TORCH_CHECK(x_shift.scalar_type() == torch::kFloat, kernel, ": shift must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_shift.scalar_type() == at::kFloat, kernel, ": shift must have dtype ", at::kFloat, ", got ",
               x_shift.scalar_type());
   TORCH_CHECK(x_shift.dim() == 1 && x_shift.size(0) == m && x_shift.stride(0) == 1, kernel,
               ": shift must be a contiguous 1-D tensor of length M = ", m, ", got shape ", x_shift.sizes());
   TORCH_CHECK(x_g.is_cuda() && x_g.device() == a.device(), kernel, ": g must be on ", a.device());
-  TORCH_CHECK(x_g.scalar_type() == torch::kBFloat16, kernel, ": g must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(x_g.scalar_type() == at::kBFloat16, kernel, ": g must have dtype ", at::kBFloat16, ", got ",
               x_g.scalar_type());
   TORCH_CHECK(x_g.dim() == 1 && x_g.size(0) == n && x_g.stride(0) == 1, kernel,
               ": g must be a contiguous 1-D tensor of length N = ", n, ", got shape ", x_g.sizes());
-  const Matrix m_add_aux = check_matrix(x_add_aux, kernel, "add_aux", torch::kBFloat16, false, a);
+  const Matrix m_add_aux = check_matrix(x_add_aux, kernel, "add_aux", at::kBFloat16, false, a);
   TORCH_CHECK(m_add_aux.batch == batch && m_add_aux.rows == m && m_add_aux.cols == n, kernel,
               ": add_aux must be [", m, ", ", n, "] like D, got [", m_add_aux.rows, ", ", m_add_aux.cols, "]");
-  const Matrix m_aux_load = check_matrix(x_aux_load, kernel, "aux_load", torch::kFloat, false, a);
+  const Matrix m_aux_load = check_matrix(x_aux_load, kernel, "aux_load", at::kFloat, false, a);
   TORCH_CHECK(m_aux_load.batch == batch && m_aux_load.rows == m && m_aux_load.cols == n, kernel,
               ": aux_load must be [", m, ", ", n, "] like D, got [", m_aux_load.rows, ", ", m_aux_load.cols, "]");
-  const Matrix m_max_aux = check_matrix(x_max_aux, kernel, "max_aux", torch::kFloat, false, a);
+  const Matrix m_max_aux = check_matrix(x_max_aux, kernel, "max_aux", at::kFloat, false, a);
   TORCH_CHECK(m_max_aux.batch == batch && m_max_aux.rows == m && m_max_aux.cols == n, kernel,
               ": max_aux must be [", m, ", ", n, "] like D, got [", m_max_aux.rows, ", ", m_max_aux.cols, "]");
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, false, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, false, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, false, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, false, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -152,8 +156,8 @@ torch::Tensor gated(torch::Tensor a, torch::Tensor b, torch::Tensor c, torch::Te
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_gated_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_gated_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -52,8 +56,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -71,23 +75,23 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D_g = alpha * A_g @ B_g + beta * C_g, for every group g
-std::vector<torch::Tensor> grouped_axpby(std::vector<torch::Tensor> a, std::vector<torch::Tensor> b, std::vector<torch::Tensor> c, double alpha, double beta) {
+std::vector<at::Tensor> grouped_axpby(std::vector<at::Tensor> a, std::vector<at::Tensor> b, std::vector<at::Tensor> c, double alpha, double beta) {
   const char* kernel = "grouped_axpby";
   const size_t groups = a.size();
   TORCH_CHECK(groups > 0, kernel, ": a is an empty list; give one tensor per group");
@@ -100,23 +104,23 @@ std::vector<torch::Tensor> grouped_axpby(std::vector<torch::Tensor> a, std::vect
   std::vector<const void*> pa(groups), pb(groups), pc(groups);
   std::vector<void*> pd(groups);
   std::vector<long long> lda(groups), ldb(groups), ldc(groups), ldd(groups);
-  std::vector<torch::Tensor> d;
+  std::vector<at::Tensor> d;
   d.reserve(groups);
   for (size_t g = 0; g < groups; ++g) {
     const std::string who = std::string(kernel) + ": group " + std::to_string(g);
-    const Matrix ma = check_matrix(a[g], who.c_str(), "a", torch::kHalf, true, a[0]);
-    const Matrix mb = check_matrix(b[g], who.c_str(), "b", torch::kHalf, false, a[0]);
+    const Matrix ma = check_matrix(a[g], who.c_str(), "a", at::kHalf, true, a[0]);
+    const Matrix mb = check_matrix(b[g], who.c_str(), "b", at::kHalf, false, a[0]);
     TORCH_CHECK(ma.cols == mb.rows, who, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
                 mb.rows, ", ", mb.cols, "]");
     const int64_t m = ma.rows, n = mb.cols, k = ma.cols;
     TORCH_CHECK(m <= INT32_MAX && n <= INT32_MAX && k <= INT32_MAX, who, ": extents beyond 2^31 - 1");
-    const Matrix mc = check_matrix(c[g], who.c_str(), "c", torch::kHalf, true, a[0]);
+    const Matrix mc = check_matrix(c[g], who.c_str(), "c", at::kHalf, true, a[0]);
     TORCH_CHECK(mc.rows == m && mc.cols == n, who, ": c must be [", m, ", ", n, "] like D, got [", mc.rows, ", ",
                 mc.cols, "]");
     pc[g] = c[g].data_ptr();
     ldc[g] = mc.ld;
-    d.push_back(allocate_output(a[g], torch::kHalf, true, 1, m, n));
-    const Matrix md = check_matrix(d.back(), who.c_str(), "d", torch::kHalf, true, a[0]);
+    d.push_back(allocate_output(a[g], at::kHalf, true, 1, m, n));
+    const Matrix md = check_matrix(d.back(), who.c_str(), "d", at::kHalf, true, a[0]);
     problems[3 * g] = static_cast<int>(m);
     problems[3 * g + 1] = static_cast<int>(n);
     problems[3 * g + 2] = static_cast<int>(k);
@@ -144,8 +148,8 @@ std::vector<torch::Tensor> grouped_axpby(std::vector<torch::Tensor> a, std::vect
 
   // 0 when a group is refused; the run then returns the reason without touching the GPU.
   const size_t workspace_bytes = ucutlass_grouped_axpby_workspace_size(&p);
-  torch::Tensor workspace = torch::empty({static_cast<int64_t>(workspace_bytes)},
-                                         torch::TensorOptions().dtype(torch::kUInt8).device(a[0].device()));
+  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
+                                         at::TensorOptions().dtype(at::kByte).device(a[0].device()));
   char msg[512];
   const int rc = ucutlass_grouped_axpby_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

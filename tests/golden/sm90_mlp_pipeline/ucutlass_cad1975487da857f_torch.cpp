@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -53,8 +57,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -72,39 +76,39 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor up(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double alpha) {
+at::Tensor up(at::Tensor a, at::Tensor b, at::Tensor bias, double alpha) {
   const char* kernel = "up";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kBFloat16, kernel, ": bias must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kBFloat16, kernel, ": bias must have dtype ", at::kBFloat16, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == n && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length N = ", n, ", got shape ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, true, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -125,8 +129,8 @@ torch::Tensor up(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double al
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_up_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_up_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -136,23 +140,23 @@ torch::Tensor up(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double al
 }
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor down(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double alpha) {
+at::Tensor down(at::Tensor a, at::Tensor b, at::Tensor bias, double alpha) {
   const char* kernel = "down";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kBFloat16, kernel, ": bias must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kBFloat16, kernel, ": bias must have dtype ", at::kBFloat16, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == n && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length N = ", n, ", got shape ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, true, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -173,8 +177,8 @@ torch::Tensor down(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double 
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_down_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_down_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -185,8 +189,8 @@ torch::Tensor down(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double 
 
 namespace {
 
-void check_pipeline_tensor(const torch::Tensor& t, const char* pipeline, const char* name, at::ScalarType dtype,
-                           std::vector<int64_t> shape, bool row_major, const torch::Device& device) {
+void check_pipeline_tensor(const at::Tensor& t, const char* pipeline, const char* name, at::ScalarType dtype,
+                           std::vector<int64_t> shape, bool row_major, const at::Device& device) {
   TORCH_CHECK(t.is_cuda(), pipeline, ": ", name, " must be a CUDA tensor, got one on ", t.device());
   TORCH_CHECK(t.device() == device, pipeline, ": ", name, " is on ", t.device(), " but the first input is on ", device);
   TORCH_CHECK(t.scalar_type() == dtype, pipeline, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -198,12 +202,12 @@ void check_pipeline_tensor(const torch::Tensor& t, const char* pipeline, const c
                         : "column-major: the transpose view of a contiguous tensor, e.g. w.t()");
 }
 
-torch::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarType dtype, bool row_major,
-                                       const torch::Device& device) {
-  auto options = torch::TensorOptions().dtype(dtype).device(device);
-  if (row_major || shape.size() < 2) return torch::empty(shape, options);
+at::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarType dtype, bool row_major,
+                                       const at::Device& device) {
+  auto options = at::TensorOptions().dtype(dtype).device(device);
+  if (row_major || shape.size() < 2) return at::empty(shape, options);
   std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
@@ -212,16 +216,16 @@ torch::Tensor allocate_pipeline_tensor(std::vector<int64_t> shape, at::ScalarTyp
 // column-major operand is the transpose view of a row-major tensor: nn.Linear's
 // weight W [N, K] is passed as W.t()). Intermediates and the kernels' workspace
 // are one allocation from PyTorch's caching allocator.
-torch::Tensor mlp(torch::Tensor t_x, torch::Tensor t_w1, torch::Tensor t_b1, torch::Tensor t_w2, torch::Tensor t_b2) {
+at::Tensor mlp(at::Tensor t_x, at::Tensor t_w1, at::Tensor t_b1, at::Tensor t_w2, at::Tensor t_b2) {
   const char* pipeline = "mlp";
-  const torch::Device device = t_x.device();
-  check_pipeline_tensor(t_x, pipeline, "x", torch::kBFloat16, {4096, 4096}, true, device);
-  check_pipeline_tensor(t_w1, pipeline, "w1", torch::kBFloat16, {4096, 16384}, false, device);
-  check_pipeline_tensor(t_b1, pipeline, "b1", torch::kBFloat16, {16384}, true, device);
-  check_pipeline_tensor(t_w2, pipeline, "w2", torch::kBFloat16, {16384, 4096}, false, device);
-  check_pipeline_tensor(t_b2, pipeline, "b2", torch::kBFloat16, {4096}, true, device);
+  const at::Device device = t_x.device();
+  check_pipeline_tensor(t_x, pipeline, "x", at::kBFloat16, {4096, 4096}, true, device);
+  check_pipeline_tensor(t_w1, pipeline, "w1", at::kBFloat16, {4096, 16384}, false, device);
+  check_pipeline_tensor(t_b1, pipeline, "b1", at::kBFloat16, {16384}, true, device);
+  check_pipeline_tensor(t_w2, pipeline, "w2", at::kBFloat16, {16384, 4096}, false, device);
+  check_pipeline_tensor(t_b2, pipeline, "b2", at::kBFloat16, {4096}, true, device);
   c10::cuda::CUDAGuard guard(device);
-  torch::Tensor t_y = allocate_pipeline_tensor({4096, 4096}, torch::kBFloat16, true, device);
+  at::Tensor t_y = allocate_pipeline_tensor({4096, 4096}, at::kBFloat16, true, device);
 
   ucutlass_mlp_params p{};
   p.x = t_x.data_ptr();
@@ -232,8 +236,8 @@ torch::Tensor mlp(torch::Tensor t_x, torch::Tensor t_w1, torch::Tensor t_b1, tor
   p.y = t_y.data_ptr();
 
   const size_t workspace_bytes = ucutlass_mlp_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(device));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(device));
   char msg[512];
   const int rc = ucutlass_mlp_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

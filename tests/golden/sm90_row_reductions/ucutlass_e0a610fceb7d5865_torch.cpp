@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -42,8 +46,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -61,32 +65,32 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor softmax_scores(torch::Tensor a, torch::Tensor b, torch::Tensor x_row_max, torch::Tensor x_row_sum, double alpha) {
+at::Tensor softmax_scores(at::Tensor a, at::Tensor b, at::Tensor x_row_max, at::Tensor x_row_sum, double alpha) {
   const char* kernel = "softmax_scores";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(x_row_max.is_cuda() && x_row_max.device() == a.device(), kernel, ": row_max must be on ", a.device());
-  TORCH_CHECK(x_row_max.scalar_type() == torch::kFloat, kernel, ": row_max must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_row_max.scalar_type() == at::kFloat, kernel, ": row_max must have dtype ", at::kFloat, ", got ",
               x_row_max.scalar_type());
   TORCH_CHECK(x_row_max.dim() == a.dim() - 1 && x_row_max.size(-1) == m && x_row_max.stride(-1) == 1 &&
                   (a.dim() == 2 || x_row_max.size(0) == batch),
@@ -96,7 +100,7 @@ torch::Tensor softmax_scores(torch::Tensor a, torch::Tensor b, torch::Tensor x_r
   TORCH_CHECK(a.dim() == 2 || batch == 1 || x_row_max.stride(0) >= m, kernel,
               ": the batches of row_max overlap (stride ", x_row_max.stride(0), " < M = ", m, ")");
   TORCH_CHECK(x_row_sum.is_cuda() && x_row_sum.device() == a.device(), kernel, ": row_sum must be on ", a.device());
-  TORCH_CHECK(x_row_sum.scalar_type() == torch::kFloat, kernel, ": row_sum must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_row_sum.scalar_type() == at::kFloat, kernel, ": row_sum must have dtype ", at::kFloat, ", got ",
               x_row_sum.scalar_type());
   TORCH_CHECK(x_row_sum.dim() == a.dim() - 1 && x_row_sum.size(-1) == m && x_row_sum.stride(-1) == 1 &&
                   (a.dim() == 2 || x_row_sum.size(0) == batch),
@@ -106,8 +110,8 @@ torch::Tensor softmax_scores(torch::Tensor a, torch::Tensor b, torch::Tensor x_r
   TORCH_CHECK(a.dim() == 2 || batch == 1 || x_row_sum.stride(0) >= m, kernel,
               ": the batches of row_sum overlap (stride ", x_row_sum.stride(0), " < M = ", m, ")");
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, true, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -131,8 +135,8 @@ torch::Tensor softmax_scores(torch::Tensor a, torch::Tensor b, torch::Tensor x_r
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_softmax_scores_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_softmax_scores_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -142,22 +146,22 @@ torch::Tensor softmax_scores(torch::Tensor a, torch::Tensor b, torch::Tensor x_r
 }
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor linear_column_stats(torch::Tensor a, torch::Tensor b, torch::Tensor bias, torch::Tensor x_col_sum, torch::Tensor x_col_max, double alpha) {
+at::Tensor linear_column_stats(at::Tensor a, at::Tensor b, at::Tensor bias, at::Tensor x_col_sum, at::Tensor x_col_max, double alpha) {
   const char* kernel = "linear_column_stats";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kBFloat16, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kBFloat16, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kBFloat16, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kBFloat16, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kBFloat16, kernel, ": bias must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kBFloat16, kernel, ": bias must have dtype ", at::kBFloat16, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == n && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length N = ", n, ", got shape ",
               bias.sizes());
   TORCH_CHECK(x_col_sum.is_cuda() && x_col_sum.device() == a.device(), kernel, ": col_sum must be on ", a.device());
-  TORCH_CHECK(x_col_sum.scalar_type() == torch::kFloat, kernel, ": col_sum must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(x_col_sum.scalar_type() == at::kFloat, kernel, ": col_sum must have dtype ", at::kFloat, ", got ",
               x_col_sum.scalar_type());
   TORCH_CHECK(x_col_sum.dim() == a.dim() - 1 && x_col_sum.size(-1) == n && x_col_sum.stride(-1) == 1 &&
                   (a.dim() == 2 || x_col_sum.size(0) == batch),
@@ -167,7 +171,7 @@ torch::Tensor linear_column_stats(torch::Tensor a, torch::Tensor b, torch::Tenso
   TORCH_CHECK(a.dim() == 2 || batch == 1 || x_col_sum.stride(0) >= n, kernel,
               ": the batches of col_sum overlap (stride ", x_col_sum.stride(0), " < N = ", n, ")");
   TORCH_CHECK(x_col_max.is_cuda() && x_col_max.device() == a.device(), kernel, ": col_max must be on ", a.device());
-  TORCH_CHECK(x_col_max.scalar_type() == torch::kBFloat16, kernel, ": col_max must have dtype ", torch::kBFloat16, ", got ",
+  TORCH_CHECK(x_col_max.scalar_type() == at::kBFloat16, kernel, ": col_max must have dtype ", at::kBFloat16, ", got ",
               x_col_max.scalar_type());
   TORCH_CHECK(x_col_max.dim() == a.dim() - 1 && x_col_max.size(-1) == n && x_col_max.stride(-1) == 1 &&
                   (a.dim() == 2 || x_col_max.size(0) == batch),
@@ -177,8 +181,8 @@ torch::Tensor linear_column_stats(torch::Tensor a, torch::Tensor b, torch::Tenso
   TORCH_CHECK(a.dim() == 2 || batch == 1 || x_col_max.stride(0) >= n, kernel,
               ": the batches of col_max overlap (stride ", x_col_max.stride(0), " < N = ", n, ")");
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kBFloat16, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kBFloat16, true, a);
+  at::Tensor d = allocate_output(a, at::kBFloat16, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kBFloat16, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -203,8 +207,8 @@ torch::Tensor linear_column_stats(torch::Tensor a, torch::Tensor b, torch::Tenso
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_linear_column_stats_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_linear_column_stats_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

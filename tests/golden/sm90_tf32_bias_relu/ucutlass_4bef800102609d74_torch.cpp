@@ -8,10 +8,14 @@
 // second-to-last, i.e. it is the transpose view of a row-major tensor:
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
-#include <torch/extension.h>
-
+// ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
+// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
+// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+#include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
+#include <ATen/ops/empty.h>
 #include <c10/cuda/CUDAGuard.h>
+#include <torch/csrc/utils/pybind.h>
 
 extern "C" {
 typedef struct ucutlass_gemm_params {
@@ -39,8 +43,8 @@ struct Matrix {
   int64_t batch, rows, cols, ld, batch_stride;
 };
 
-Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
-                    bool row_major, const torch::Tensor& a) {
+Matrix check_matrix(const at::Tensor& t, const char* kernel, const char* name, at::ScalarType dtype,
+                    bool row_major, const at::Tensor& a) {
   TORCH_CHECK(t.is_cuda(), kernel, ": ", name, " must be a CUDA tensor");
   TORCH_CHECK(t.device() == a.device(), kernel, ": ", name, " is on ", t.device(), " but a is on ", a.device());
   TORCH_CHECK(t.scalar_type() == dtype, kernel, ": ", name, " must have dtype ", dtype, ", got ", t.scalar_type());
@@ -58,17 +62,17 @@ Matrix check_matrix(const torch::Tensor& t, const char* kernel, const char* name
   return m;
 }
 
-torch::Tensor allocate_output(const torch::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
+at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_major, int64_t batch,
                               int64_t m, int64_t n) {
-  auto options = torch::TensorOptions().dtype(dtype).device(a.device());
+  auto options = at::TensorOptions().dtype(dtype).device(a.device());
   std::vector<int64_t> shape;
   if (a.dim() == 3) shape.push_back(batch);
   if (row_major) {
     shape.insert(shape.end(), {m, n});
-    return torch::empty(shape, options);
+    return at::empty(shape, options);
   }
   shape.insert(shape.end(), {n, m});
-  return torch::empty(shape, options).transpose(-1, -2);
+  return at::empty(shape, options).transpose(-1, -2);
 }
 
 }  // namespace
@@ -80,8 +84,8 @@ using Stack3Entry = int (*)(const float*, void*, long long, long long, long long
 
 // The stack of an f32 x along its last axis ([lo, hi, hi] for A, [hi, lo, hi] for B), contiguous, of
 // `parts` elements, in one kernel; None where the kernels do not take x's strides.
-std::optional<torch::Tensor> stack3(const torch::Tensor& x, bool a_side, at::ScalarType parts, Stack3Entry entry) {
-  if (!x.is_cuda() || x.scalar_type() != torch::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
+std::optional<at::Tensor> stack3(const at::Tensor& x, bool a_side, at::ScalarType parts, Stack3Entry entry) {
+  if (!x.is_cuda() || x.scalar_type() != at::kFloat || x.dim() < 1 || x.numel() == 0) return std::nullopt;
   std::vector<int64_t> sizes, strides;
   for (int64_t i = 0; i + 1 < x.dim(); ++i) {
     if (x.size(i) == 1) continue;
@@ -99,7 +103,7 @@ std::optional<torch::Tensor> stack3(const torch::Tensor& x, bool a_side, at::Sca
   c10::cuda::CUDAGuard guard(x.device());
   std::vector<int64_t> out_sizes = x.sizes().vec();
   out_sizes.back() *= 3;
-  torch::Tensor out = torch::empty(out_sizes, x.options().dtype(parts).memory_format(at::MemoryFormat::Contiguous));
+  at::Tensor out = at::empty(out_sizes, x.options().dtype(parts).memory_format(at::MemoryFormat::Contiguous));
   char msg[256] = "";
   const int rc = entry(x.data_ptr<float>(), out.data_ptr(), batch, rows, x.size(-1), stride_batch, stride_row,
                        x.stride(-1), a_side ? 1 : 0, at::cuda::getCurrentCUDAStream(x.get_device()).stream(), msg,
@@ -117,30 +121,30 @@ extern "C" int ucutlass_tf32_stack3(const float* src, void* dst, long long batch
 
 namespace {
 
-std::optional<torch::Tensor> tf32_stack3(const torch::Tensor& x, bool a_side) {
-  return stack3(x, a_side, torch::kFloat, &ucutlass_tf32_stack3);
+std::optional<at::Tensor> tf32_stack3(const at::Tensor& x, bool a_side) {
+  return stack3(x, a_side, at::kFloat, &ucutlass_tf32_stack3);
 }
 
 }  // namespace
 
 // D = alpha * A @ B, then the epilogue steps in order
-torch::Tensor linear_relu(torch::Tensor a, torch::Tensor b, torch::Tensor bias, double alpha) {
+at::Tensor linear_relu(at::Tensor a, at::Tensor b, at::Tensor bias, double alpha) {
   const char* kernel = "linear_relu";
-  const Matrix ma = check_matrix(a, kernel, "a", torch::kFloat, true, a);
-  const Matrix mb = check_matrix(b, kernel, "b", torch::kFloat, false, a);
+  const Matrix ma = check_matrix(a, kernel, "a", at::kFloat, true, a);
+  const Matrix mb = check_matrix(b, kernel, "b", at::kFloat, false, a);
   TORCH_CHECK(ma.batch == mb.batch, kernel, ": a and b have different batch sizes (", ma.batch, " vs ", mb.batch, ")");
   TORCH_CHECK(ma.cols == mb.rows, kernel, ": a is [M, K] = [", ma.rows, ", ", ma.cols, "] but b is [K, N] = [",
               mb.rows, ", ", mb.cols, "]");
   const int64_t batch = ma.batch, m = ma.rows, n = mb.cols, k = ma.cols;
   TORCH_CHECK(bias.is_cuda() && bias.device() == a.device(), kernel, ": bias must be on ", a.device());
-  TORCH_CHECK(bias.scalar_type() == torch::kFloat, kernel, ": bias must have dtype ", torch::kFloat, ", got ",
+  TORCH_CHECK(bias.scalar_type() == at::kFloat, kernel, ": bias must have dtype ", at::kFloat, ", got ",
               bias.scalar_type());
   TORCH_CHECK(bias.dim() == 1 && bias.size(0) == n && bias.stride(0) == 1, kernel,
               ": bias must be a contiguous 1-D tensor of length N = ", n, ", got shape ",
               bias.sizes());
   c10::cuda::CUDAGuard guard(a.device());
-  torch::Tensor d = allocate_output(a, torch::kFloat, true, batch, m, n);
-  const Matrix md = check_matrix(d, kernel, "d", torch::kFloat, true, a);
+  at::Tensor d = allocate_output(a, at::kFloat, true, batch, m, n);
+  const Matrix md = check_matrix(d, kernel, "d", at::kFloat, true, a);
 
   ucutlass_gemm_params p{};
   p.a = a.data_ptr();
@@ -161,8 +165,8 @@ torch::Tensor linear_relu(torch::Tensor a, torch::Tensor b, torch::Tensor bias, 
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_linear_relu_workspace_size(&p);
-  torch::Tensor workspace =
-      torch::empty({static_cast<int64_t>(workspace_bytes)}, torch::TensorOptions().dtype(torch::kUInt8).device(a.device()));
+  at::Tensor workspace =
+      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
   char msg[512];
   const int rc = ucutlass_linear_relu_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
