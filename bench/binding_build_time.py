@@ -11,7 +11,6 @@ Writes bench/results/binding-build-time-<stamp>.json (per case and variant: ever
 median). Needs torch and a C++ compiler; no GPU.
 """
 import argparse
-import json
 import pathlib
 import shutil
 import statistics
@@ -81,9 +80,7 @@ def main():
               "git": provenance.git_state(), "host": provenance.host(), "compiler": cxx,
               "compiler_version": subprocess.run([cxx, "--version"], capture_output=True, text=True).stdout.splitlines()[0],
               "torch": torch.__version__, "flags": args, "repeats": a.repeats, "cases": rows}
-    path = provenance.result_path(a.out, "binding-build-time", started)
-    path.write_text(json.dumps(result, indent=1) + "\n")
-    print(f"wrote {path}")
+    provenance.write_result(a.out, "binding-build-time", started, result)
     return 0
 
 

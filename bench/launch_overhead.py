@@ -21,7 +21,6 @@ bench/results/launch-overhead-<date>.json with provenance.
 """
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -133,9 +132,7 @@ def main():
            **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
            "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "torch": torch.__version__,
            "problem": args.problem, "calls": args.calls, "results": rows}
-    out = provenance.result_path(args.out, "launch-overhead", started)
-    out.write_text(json.dumps(doc, indent=2) + "\n")
-    print(f"wrote {out}")
+    provenance.write_result(args.out, "launch-overhead", started, doc, indent=2)
     return 0
 
 

@@ -43,6 +43,15 @@ def result_path(out, name, started):
     return out
 
 
+def write_result(out, name, started, doc, indent=1):
+    """Writes a bench's result document where result_path says, says so, and returns the path."""
+    import json
+    path = result_path(out, name, started)
+    path.write_text(json.dumps(doc, indent=indent) + "\n")
+    print(f"wrote {path}")
+    return path
+
+
 def _commit_from_files():
     """HEAD's commit read from .git itself, for a machine without the git program."""
     git_dir = REPO / ".git"
