@@ -196,6 +196,25 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, ADegenerateProblemIsScheduledOnTheBoundOfWhatTheOptimizerWrites) {
+  // level2/015 (y - y: zero whatever the GEMM) has a reduced-problem floor far below any GEMM; the
+  // optimizer writes the whole GEMM, so its scheduler bound is the fused one. On the pinned store its
+  // 0.42 ms best is within epsilon of that bound and beats PyTorch: it stops, where the reduced floor
+  // had it first in the round (expected gain 0.87) ahead of level1/016's GEMV.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_degenerate_" + std::to_string(getpid()));
+  fs::create_directories(dir / "graphs");
+  for (const char* g : {"level2_015_gemm_minus_self_zero_degenerate.json", "level1_016_gemv.json"})
+    fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/graphs" / g, dir / "graphs" / g);
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/stores/kbsuite-b-2026-11-30-call4.sqlite", dir / "c.sqlite");
+  ProcessResult r = ucutlass({"optimize", (dir / "graphs").string(), "--store", (dir / "c.sqlite").string(), "-o",
+                              (dir / "o").string(), "--plan", "--batch", "1", "--batch-problems", "2", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json plan = nlohmann::json::parse(r.out, nullptr, false)["plan"];
+  ASSERT_EQ(plan.size(), 1u) << r.out;
+  EXPECT_EQ(plan[0].value("problem", ""), "level1_016_gemv");
+  fs::remove_all(dir);
+}
+
 TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
   // A store whose best level1/016 attempt is the GEMV config today's ranking puts first, recorded under
   // another program hash (the DSL writer changed since): that program was never measured as today's code
