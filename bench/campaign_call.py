@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""One device call of a whole-suite campaign kept in bench/results/campaigns, both sides of it.
+
+    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--work DIR]
+    (the device call: `bench/device_parallel.sh` with the two OPTIMIZE_OUT folders it prints)
+    python3 bench/campaign_call.py collect RESULTS_TGZ STORE_A STORE_B [--label NAME]
+
+prepare: copies each store (its WAL checkpointed first) into DIR/opt_<name>/campaign.sqlite, where
+<name> is the store's file name, and runs `ucutlass optimize --plan` over that half of the suite
+(bench/sets/suite-half-{a,b}.txt) with the device call's round options, here on the CPU: the folder
+then holds every problem's trace (the device traces nothing, about a minute saved per call) and the
+log shows the round the call will start with. Then bench/device_pack.sh packs both folders, and the
+device command to run is printed.
+
+collect: unpacks the call's results.tgz, checkpoints each returned store and copies it over the
+store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
+last) and the campaign-state JSON into bench/results/, and writes the suite figure of both stores
+(bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-call<N>.json.
+
+Stores are given half a first; the GPU streams of the call are in that order (gpu0 = half a).
+"""
+import argparse
+import datetime
+import pathlib
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+REPO = pathlib.Path(__file__).resolve().parents[1]
+HALVES = ("a", "b")
+ROUND = ["--batch-problems", "15", "--batch", "2"]  # bench/device_steps.sh's round at 15 build jobs per GPU
+
+
+def checkpoint(store):
+    con = sqlite3.connect(str(store))
+    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    con.close()
+
+
+def folder_name(store):
+    return "opt_" + re.sub(r"[^A-Za-z0-9]+", "_", pathlib.Path(store).stem)
+
+
+def half_problems(half):
+    return (REPO / "bench" / "sets" / f"suite-half-{half}.txt").read_text().strip().split(",")
+
+
+def prepare(a):
+    work = pathlib.Path(a.work or tempfile.mkdtemp(prefix="campaign-call-"))
+    streams = []
+    for half, store in zip(HALVES, a.stores):
+        checkpoint(store)
+        out = work / folder_name(store)
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        shutil.copy(store, out / "campaign.sqlite")
+        # The same level/name paths as the device's OPTIMIZE_PROBLEMS copy, so problem names match.
+        probs = work / (out.name + ".problems")
+        shutil.rmtree(probs, ignore_errors=True)
+        for f in half_problems(half):
+            dest = probs / pathlib.Path(f).relative_to("problems")
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(REPO / f, dest)
+        log = work / f"plan-{half}.log"
+        with open(log, "w") as f:
+            rc = subprocess.run([str(REPO / "build" / "ucutlass"), "optimize", str(probs), "-o", str(out),
+                                 f"--profile={a.profile}", "--baselines", str(REPO / "bench/results/baselines-h200.json"),
+                                 *ROUND, "--plan"], stdout=f, stderr=subprocess.STDOUT).returncode
+        if rc != 0:
+            print(f"campaign_call: --plan over half {half} failed, see {log}", file=sys.stderr)
+            return 1
+        print(f"half {half}: {out} (next round in {log})")
+        streams.append(f'"OPTIMIZE_OUT={out.name} OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-{half}.txt) '
+                       f'OPTIMIZE_FLAGS=--profile={a.profile} optimize:570"')
+    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in a.stores)], check=True)
+    print("device command (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):")
+    print('eval "$(bench/device_unpack.sh)" && cd build/devtree && timeout 585 bench/device_parallel.sh $OUT '
+          + " ".join(streams))
+    return 0
+
+
+def next_call(store):
+    calls = [int(m.group(1)) for p in store.parent.glob(store.stem + "-call*.log")
+             if (m := re.search(r"-call(\d+)\.log$", p.name))]
+    return max(calls, default=0) + 1
+
+
+def collect(a):
+    results = REPO / "bench" / "results"
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        with tarfile.open(a.results) as t:
+            t.extractall(tmp, filter="data")
+        calls = []
+        for i, store in enumerate(map(pathlib.Path, a.stores)):
+            gpu = tmp / f"gpu{i}"
+            if not (gpu / "optimize_out.tgz").exists():
+                print(f"campaign_call: no gpu{i} stream in {a.results}; {store} left as it was")
+                continue
+            with tarfile.open(gpu / "optimize_out.tgz") as t:
+                t.extractall(tmp / f"out{i}", filter="data")
+            found = sorted((tmp / f"out{i}").glob("*/campaign.sqlite"))
+            if len(found) != 1:
+                print(f"campaign_call: gpu{i}'s optimize_out.tgz holds {len(found)} stores; {store} left as it was")
+                continue
+            returned = found[0]
+            checkpoint(returned)
+            call = next_call(store)
+            calls.append(call)
+            shutil.copy(returned, store)
+            for side in (".sqlite-wal", ".sqlite-shm"):
+                store.with_name(store.stem + side).unlink(missing_ok=True)
+            shutil.copy(gpu / "optimize.log", store.with_name(f"{store.stem}-call{call}.log"))
+            for state in gpu.glob("campaign-state-*.json"):
+                shutil.copy(state, results / state.name)
+            print(f"{store}: call {call} recorded")
+    if not calls:
+        return 1
+    date = datetime.date.today().isoformat()
+    figure = results / f"suite-latest-{date}-{a.label}-call{max(calls)}.json"
+    subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), *a.stores, "--out", str(figure)], check=True)
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("prepare")
+    p.add_argument("profile")
+    p.add_argument("stores", nargs=2)
+    p.add_argument("--work")
+    c = sub.add_parser("collect")
+    c.add_argument("results")
+    c.add_argument("stores", nargs=2)
+    c.add_argument("--label", default="suite")
+    a = ap.parse_args()
+    return prepare(a) if a.cmd == "prepare" else collect(a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
