@@ -25,6 +25,8 @@
 #   optimize_kill:240 the same campaign killed with SIGKILL at SECONDS (no clean-up of any kind), so the
 #                     next `optimize` step shows the resume; both steps write bench/campaign_state.py's
 #                     check of the store against the evaluations that ran
+#   verify:300        bench/verify_written.py over OPTIMIZE_OUT: every written ModelNew evaluated again in one
+#                     batch under OPTIMIZE_FLAGS' profile, and matched to the store's best attempt
 #   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
 #   conv:420          tests/nvcc/check_conv_gpu.py --torch-binding (modes, depthwise, benchmarks vs cuDNN)
 #   conv_ab:300       the conv benchmark back to back, then interleaved (the timing-method A/B; CONV_FILTER)
@@ -105,6 +107,14 @@ run_step() {
       python3 bench/campaign_state.py "$dir" --out "$out" \
         --label "$([ "$name" = optimize_kill ] && echo "killed (SIGKILL) after $limit s" || echo "after optimize ($limit s)")"
       [ "$name" = optimize ] && tar -czf "$out/optimize_out.tgz" --exclude torch_extensions --exclude '*.tmp' "$dir" 2>/dev/null ;;
+    verify)
+      # Every solution the campaign in OPTIMIZE_OUT wrote, evaluated again in one batch under its profile
+      # (OPTIMIZE_FLAGS' --profile=P) and set beside the store's best attempt (bench/verify_written.py).
+      local profile
+      profile=$(commas_to_words "${OPTIMIZE_FLAGS:-}" | tr ' ' '\n' | sed -n 's/^--profile=//p' | tail -1)
+      timeout "${secs:-300}" python3 bench/verify_written.py "${OPTIMIZE_OUT:-optimize_out}" \
+        --profile "${profile:-kernelbench}" --out "$out" --harness-arg=--devices=all --harness-arg=--overlap-builds \
+        --harness-arg=--prebuild-jobs="$jobs" --harness-arg=--ext-cache="$PWD/${OPTIMIZE_OUT:-optimize_out}/torch_extensions" || rc=$? ;;
     epilogue|conv|pipeline|grouped)
       local extra=""
       [ "$name" = conv ] && extra=--torch-binding

@@ -1,0 +1,71 @@
+"""bench/verify_written.py: a campaign's written solutions evaluated in one harness batch and set beside
+the store's best attempt (CPU mode, torch needed)."""
+import json
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("torch", reason="torch is not installed: evaluation tests need it")
+
+REPO = Path(__file__).resolve().parents[2]
+PROBLEM = textwrap.dedent('''
+    import torch
+    import torch.nn as nn
+
+    class Model(nn.Module):
+        def forward(self, a, b):
+            return a @ b
+
+    def get_inputs():
+        return [torch.rand(64, 32), torch.rand(32, 16)]
+
+    def get_init_inputs():
+        return []
+''')
+SOLUTION = textwrap.dedent('''\
+    # ucutlass solution for mm: program 0123456789abcdef, 1 CUTLASS kernel(s).
+    import torch
+    import torch.nn as nn
+
+    class ModelNew(nn.Module):
+        def forward(self, a, b):
+            return torch.matmul(a, b)
+''')
+
+
+def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
+    (tmp_path / "probs").mkdir()
+    for name in ("mm", "mm_unsolved"):
+        (tmp_path / "probs" / f"{name}.py").write_text(PROBLEM)
+    opt = tmp_path / "opt"
+    (opt / "mm").mkdir(parents=True)
+    (opt / "mm" / "modelnew.py").write_text(SOLUTION)
+    db = sqlite3.connect(opt / "campaign.sqlite")
+    db.execute("CREATE TABLE problems (name TEXT, file TEXT, sol_ms REAL, eager_ms REAL)")
+    db.execute("CREATE TABLE attempts (problem TEXT, hash TEXT, time_ms REAL, verdict TEXT)")
+    db.executemany("INSERT INTO problems VALUES (?, ?, ?, ?)",
+                   [("mm", "probs/mm.py", 0.0, 1.0), ("mm_unsolved", "probs/mm_unsolved.py", 0.0, 1.0)])
+    db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?)",
+                   [("mm", "fedcba9876543210", 0.9, "ok"), ("mm", "0123456789abcdef", 0.5, "ok"),
+                    ("mm", "1111111111111111", 0.0, "incorrect")])
+    db.commit()
+    db.close()
+    out = tmp_path / "verify.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "verify_written.py"), str(opt), "--profile", "kernelbench",
+                        "--out", str(out), "--harness-arg=--device-type=cpu", "--harness-arg=--backend=any",
+                        "--harness-arg=--timing-trials=3", "--harness-arg=--trials=2"],
+                       capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert out.exists(), r.stdout + r.stderr
+    doc = json.loads(out.read_text())
+    rows = {row["problem"]: row for row in doc["rows"]}
+    assert doc["problems"] == 2 and doc["written"] == 1
+    assert rows["mm_unsolved"]["verdict"] == "no_solution_written"
+    assert rows["mm"]["written_hash"] == "0123456789abcdef" and rows["mm"]["written_is_store_best"] is True
+    # Evaluated: a verdict of the harness on the written file, not an error of the plumbing.
+    assert rows["mm"]["verdict"] not in (None, "no_solution_written", "runtime_error"), rows["mm"]
+    assert doc["every_written_passed"] == (rows["mm"]["verdict"] == "ok")
+    assert r.returncode == (0 if doc["every_written_passed"] else 3), r.stderr
