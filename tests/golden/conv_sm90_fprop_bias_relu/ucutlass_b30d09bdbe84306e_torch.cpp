@@ -9,8 +9,7 @@
 // nn.Linear's weight W [N, K] (row-major) is B column-major, pass W.t().
 // D is allocated in the kernel's layout of C/D.
 // ATen's tensor and pybind11's tensor casters, not <torch/extension.h>: that header (the whole C++
-// frontend) took 30 s of this file's 31 s of g++, longer than most CUTLASS kernels' nvcc step, and
-// an attempt's build is the optimizer's bottleneck (bench.md, 2026-12-01).
+// frontend) tripled this file's build time.
 #include <ATen/core/Tensor.h>
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/ops/empty.h>
