@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """One device call of a whole-suite campaign kept in bench/results/campaigns, both sides of it.
 
-    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--work DIR]
+    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--work DIR] [--verify SECS]
     (the device call: `bench/device_parallel.sh` with the two OPTIMIZE_OUT folders it prints)
     python3 bench/campaign_call.py collect RESULTS_TGZ STORE_A STORE_B [--label NAME]
 
@@ -10,7 +10,8 @@ prepare: copies each store (its WAL checkpointed first) into DIR/opt_<name>/camp
 (bench/sets/suite-half-{a,b}.txt) with the device call's round options, here on the CPU: the folder
 then holds every problem's trace (the device traces nothing, about a minute saved per call) and the
 log shows the round the call will start with. Then bench/device_pack.sh packs both folders, and the
-device command to run is printed.
+device command to run is printed; with --verify SECS each GPU's stream ends with the verify step
+(every written ModelNew evaluated again) for SECS of its 570.
 
 collect: unpacks the call's results.tgz, checkpoints each returned store and copies it over the
 store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
@@ -49,6 +50,14 @@ def half_problems(half):
     return (REPO / "bench" / "sets" / f"suite-half-{half}.txt").read_text().strip().split(",")
 
 
+def stream(half, folder, profile, verify_s=0, total_s=570):
+    """One GPU's steps for bench/device_parallel.sh: the campaign's optimize step, then (verify_s > 0)
+    the verify step over the same folder, their seconds adding up to total_s."""
+    steps = f"optimize:{total_s - verify_s}" + (f" verify:{verify_s}" if verify_s > 0 else "")
+    return (f'"OPTIMIZE_OUT={folder} OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-{half}.txt) '
+            f'OPTIMIZE_FLAGS=--profile={profile} {steps}"')
+
+
 def prepare(a):
     work = pathlib.Path(a.work or tempfile.mkdtemp(prefix="campaign-call-"))
     streams = []
@@ -75,8 +84,7 @@ def prepare(a):
             print(f"campaign_call: --plan over half {half} failed, see {log}", file=sys.stderr)
             return 1
         print(f"half {half}: {out} (next round in {log})")
-        streams.append(f'"OPTIMIZE_OUT={out.name} OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-{half}.txt) '
-                       f'OPTIMIZE_FLAGS=--profile={a.profile} optimize:570"')
+        streams.append(stream(half, out.name, a.profile, a.verify))
     subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in a.stores)], check=True)
     print("device command (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):")
     print('eval "$(bench/device_unpack.sh)" && cd build/devtree && timeout 585 bench/device_parallel.sh $OUT '
@@ -134,6 +142,8 @@ def main():
     p.add_argument("profile")
     p.add_argument("stores", nargs=2)
     p.add_argument("--work")
+    p.add_argument("--verify", type=int, default=0, metavar="SECS",
+                   help="end each GPU's stream with the verify step (bench/verify_written.py) for SECS of its 570")
     c = sub.add_parser("collect")
     c.add_argument("results")
     c.add_argument("stores", nargs=2)

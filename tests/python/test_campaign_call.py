@@ -1,0 +1,19 @@
+"""bench/campaign_call.py: the device streams it prints, and the store folder names (no GPU)."""
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+import campaign_call  # noqa: E402
+
+
+def test_a_stream_is_the_campaign_then_optionally_its_verify_step():
+    plain = campaign_call.stream("a", "opt_kbsuite_a_2026_11_30", "kernelbench")
+    assert plain == ('"OPTIMIZE_OUT=opt_kbsuite_a_2026_11_30 OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-a.txt) '
+                     'OPTIMIZE_FLAGS=--profile=kernelbench optimize:570"')
+    verified = campaign_call.stream("b", "opt_x", "kernelbench-v0.1", verify_s=240)
+    assert verified.endswith('OPTIMIZE_FLAGS=--profile=kernelbench-v0.1 optimize:330 verify:240"')
+    assert "suite-half-b.txt" in verified
+
+
+def test_folder_names_follow_the_store():
+    assert campaign_call.folder_name("bench/results/campaigns/kbsuite-a-2026-11-30.sqlite") == "opt_kbsuite_a_2026_11_30"
