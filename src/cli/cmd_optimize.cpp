@@ -4,6 +4,7 @@
 // GPU machine, attempts evaluated by the harness under the budget scheduler,
 // every attempt recorded in the campaign's run store (resumable). Without a
 // GPU it stops before the GPU step and says so. docs/optimize.md.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -202,33 +203,46 @@ void record_stored(Problem& p, const std::vector<size_t>& pick, const store::Att
                   missed_tolerance_now(r.verdict, r.result_json));
 }
 
-// A resumed campaign's recorded attempts, folded into p.measured up front (each row whose config names
-// a candidate of every GEMM in today's ranked lists; the store keeps the configs' summaries, "; "
-// between GEMMs): the refinement walks on from what was measured, and the scheduler's expectation of
-// the next attempt is calibrated on the problem's best (search/next_expectation.h). Folding only the
-// recorded picks the walk proposed again left a problem whose new candidates rank first (level1/016's
-// GEMVs) with nothing measured, hence no expectation.
-// A recorded attempt's pick in today's ranked lists, from its config (the store keeps the configs'
-// summaries, "; " between GEMMs); none when a GEMM's config is not among today's candidates.
-std::optional<std::vector<size_t>> recorded_pick(const Problem& p, const std::string& config) {
-  std::vector<size_t> pick;
-  size_t from = 0;
-  for (size_t g = 0; g < p.candidates.size() && from <= config.size(); ++g) {
-    const size_t end = std::min(config.find("; ", from), config.size());
-    const std::string summary = config.substr(from, end - from);
-    size_t i = 0;
-    while (i < p.candidates[g].size() && p.candidates[g][i].config.summary() != summary) ++i;
-    if (i == p.candidates[g].size()) return std::nullopt;
-    pick.push_back(i);
-    from = end + 2;
-  }
-  if (pick.size() != p.candidates.size() || pick.empty() || from < config.size()) return std::nullopt;
-  return pick;
+// The configs of a pick, one per GEMM.
+std::vector<map::KernelConfig> configs_of(const Problem& p, const std::vector<size_t>& pick) {
+  std::vector<map::KernelConfig> configs;
+  for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
+  return configs;
 }
 
-void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows) {
-  for (const store::AttemptRow& r : rows)
-    if (auto pick = recorded_pick(p, r.config)) record_stored(p, *pick, r);
+using RecordedPick = std::optional<std::vector<size_t>>;
+
+// Each recorded attempt's pick in today's ranked lists, from its config (the store keeps the configs'
+// summaries, "; " between GEMMs); none where a GEMM's config is not among today's candidates.
+std::vector<RecordedPick> recorded_picks(const Problem& p, const std::vector<store::AttemptRow>& rows) {
+  std::vector<std::map<std::string, size_t>> index(p.candidates.size());
+  for (size_t g = 0; g < p.candidates.size(); ++g)
+    for (size_t i = 0; i < p.candidates[g].size(); ++i) index[g].emplace(p.candidates[g][i].config.summary(), i);
+  std::vector<RecordedPick> picks;
+  for (const store::AttemptRow& r : rows) {
+    std::vector<size_t> pick;
+    size_t from = 0;
+    for (size_t g = 0; g < index.size() && from <= r.config.size(); ++g) {
+      const size_t end = std::min(r.config.find("; ", from), r.config.size());
+      auto it = index[g].find(r.config.substr(from, end - from));
+      if (it == index[g].end()) break;
+      pick.push_back(it->second);
+      from = end + 2;
+    }
+    const bool whole = pick.size() == index.size() && !pick.empty() && from >= r.config.size();
+    picks.push_back(whole ? RecordedPick(std::move(pick)) : std::nullopt);
+  }
+  return picks;
+}
+
+// A resumed campaign's recorded attempts (`picks`: recorded_picks of `rows`), folded into p.measured up
+// front: the refinement walks on from what was measured, and the scheduler's expectation of the next
+// attempt is calibrated on the problem's best (search/next_expectation.h). Folding only the recorded
+// picks the walk proposed again left a problem whose new candidates rank first (level1/016's GEMVs)
+// with nothing measured, hence no expectation.
+void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks) {
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (picks[k]) record_stored(p, *picks[k], rows[k]);
 }
 
 // A resume's written solution: the fastest verified recorded attempt whose program today's code
@@ -236,15 +250,16 @@ void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& ro
 // first pick. A faster recorded attempt whose program today's code writes differently (the emitted
 // code changed since) is no measurement of what would be written: the fastest such pick is measured
 // again first (p.remeasure). Returns whether there is one.
-bool adopt_recorded_best(Problem& p, std::vector<store::AttemptRow> rows, const std::string& cutlass_dir) {
-  std::sort(rows.begin(), rows.end(), [](const store::AttemptRow& a, const store::AttemptRow& b) { return a.time_ms < b.time_ms; });
-  for (const store::AttemptRow& r : rows) {
-    if (r.verdict != "ok" || r.time_ms <= 0) continue;
-    const std::optional<std::vector<size_t>> pick = recorded_pick(p, r.config);
-    if (!pick) continue;
-    std::vector<map::KernelConfig> configs;
-    for (size_t g = 0; g < pick->size(); ++g) configs.push_back(p.candidates[g][(*pick)[g]].config);
-    const solution::SolutionFiles sf = solution::make_solution(p.source, p.graph, p.matches.gemms, configs, cutlass_dir);
+bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks,
+                         const std::string& cutlass_dir) {
+  std::vector<size_t> order(rows.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a].time_ms < rows[b].time_ms; });
+  for (size_t k : order) {
+    const store::AttemptRow& r = rows[k];
+    if (r.verdict != "ok" || r.time_ms <= 0 || !picks[k]) continue;
+    const solution::SolutionFiles sf =
+        solution::make_solution(p.source, p.graph, p.matches.gemms, configs_of(p, *picks[k]), cutlass_dir);
     if (!sf.error.empty()) continue;
     if (sf.hash == r.hash) {
       write_text(p.dir / "modelnew.py", sf.modelnew);
@@ -252,7 +267,7 @@ bool adopt_recorded_best(Problem& p, std::vector<store::AttemptRow> rows, const 
       p.written_ms = r.time_ms;
       break;
     }
-    if (!p.remeasure) p.remeasure = pick;
+    if (!p.remeasure) p.remeasure = picks[k];
   }
   return p.remeasure.has_value();
 }
@@ -491,8 +506,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
       }
       if (problems[i].skipped.empty()) {
-        fold_recorded_attempts(problems[i], recorded);
-        states[i].stale_best = adopt_recorded_best(problems[i], recorded, tc.cutlass_dir);
+        const std::vector<RecordedPick> picks = recorded_picks(problems[i], recorded);
+        fold_recorded_attempts(problems[i], recorded, picks);
+        states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir);
         if (states[i].stale_best) ++stale_bests;
       }
     }
@@ -545,11 +561,6 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                    "each is measured again first\n";
     // Up to `room` new attempts of problem i; candidates the store already has
     // are folded in without a GPU. Empty when the problem's lists are spent.
-    auto configs_of = [](const Problem& p, const std::vector<size_t>& pick) {
-      std::vector<map::KernelConfig> configs;
-      for (size_t g = 0; g < pick.size(); ++g) configs.push_back(p.candidates[g][pick[g]].config);
-      return configs;
-    };
     // A pick that needs no GPU: its solution cannot be written (counted as seen), or an earlier run
     // recorded it (never repeated, but its result steers refinement). Folded into p.measured.
     auto settled = [&](Problem& p, const std::vector<size_t>& pick, const solution::SolutionFiles& sf) {
