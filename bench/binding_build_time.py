@@ -26,7 +26,9 @@ from ucutlass_cli import REPO
 DEFAULT_CASES = ("sm90_chain", "conv_sm80", "sm80_tf32x3_split_k")
 
 
-def flags():
+def binding_flags():
+    """The flags torch.utils.cpp_extension gives an extension's C++ translation unit, for g++ alone
+    (tests/python/test_torch_bindings.py compiles every golden binding with them too)."""
     from torch.utils import cpp_extension
     includes = cpp_extension.include_paths("cuda") + [sysconfig.get_paths()["include"]]
     # As cpp_extension's ninja file compiles an extension's .cpp (no -O: its cflags carry none).
@@ -53,7 +55,7 @@ def main():
         print("binding_build_time: no C++ compiler", file=sys.stderr)
         return 2
     started = provenance.now()
-    args = flags()
+    args = binding_flags()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)

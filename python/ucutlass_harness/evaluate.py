@@ -77,20 +77,21 @@ def make_inputs(prob_module, seed, distribution, device):
     device); their values differ from a CPU draw under the same seed. A get_inputs() that cannot run on
     the device (e.g. it calls .numpy()) is drawn on the CPU and moved, as before.
     """
+    def draw():
+        torch.manual_seed(seed)
+        random.seed(seed)
+        return list(prob_module.get_inputs())
+
     device = torch.device(device)
     raw = None
     if device.type != "cpu":
-        torch.manual_seed(seed)
-        random.seed(seed)
         try:
             with device:
-                raw = list(prob_module.get_inputs())
+                raw = draw()
         except Exception:
             raw = None
     if raw is None:
-        torch.manual_seed(seed)
-        random.seed(seed)
-        raw = list(prob_module.get_inputs())
+        raw = draw()
     out = []
     gens = {}
     for x in raw:

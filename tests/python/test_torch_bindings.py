@@ -12,7 +12,7 @@ import os
 import pathlib
 import shutil
 import subprocess
-import sysconfig
+import sys
 import textwrap
 
 import pytest
@@ -21,15 +21,12 @@ torch = pytest.importorskip("torch", reason="torch is not installed: binding tes
 
 from torch.utils import cpp_extension  # noqa: E402
 
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "bench"))
+import binding_build_time  # noqa: E402
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 BINDINGS = sorted((ROOT / "tests" / "golden").glob("*/*_torch.cpp"))
 CXX = shutil.which("c++") or shutil.which("g++")
-
-
-def compile_flags():
-    includes = cpp_extension.include_paths("cuda") + [sysconfig.get_paths()["include"]]
-    return ["-std=c++17", "-fPIC", "-DTORCH_EXTENSION_NAME=binding_check", "-DTORCH_API_INCLUDE_EXTENSION_H"] + \
-        [arg for d in includes for arg in ("-isystem", d)]
 
 
 needs_toolchain = pytest.mark.skipif(
@@ -40,7 +37,7 @@ needs_toolchain = pytest.mark.skipif(
 @needs_toolchain
 def test_every_golden_binding_compiles(tmp_path):
     assert len(BINDINGS) >= 20, BINDINGS  # one per golden case
-    flags = compile_flags()
+    flags = binding_build_time.binding_flags()
 
     def build(src):
         cmd = [CXX, *flags, "-c", str(src), "-o", str(tmp_path / (src.parent.name + ".o"))]
