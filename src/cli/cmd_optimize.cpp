@@ -29,6 +29,7 @@
 #include "graph/graph_reader.h"
 #include "graph/trace_cache.h"
 #include "map/gemm_match.h"
+#include "map/row_match.h"
 #include "report/problem_report.h"
 #include "report/progress.h"
 #include "report/store_outcomes.h"
@@ -420,7 +421,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       // After the SOL bound (the fused attention's): an attention-only problem's GEMMs become kernels.
       if (a.spell_out_attention) graph::decompose_attention(p.graph);
       p.matches = map::match_gemms_or_attention(p.graph);
-      if (p.matches.gemms.empty()) p.skipped = "no GEMM or convolution to map; no custom kernel, so no solution";
+      // Without a GEMM or convolution, the softmaxes, norms and row reductions are the custom work.
+      if (p.matches.gemms.empty()) p.matches = map::match_rows(p.graph);
+      if (p.matches.gemms.empty())
+        p.skipped = "no GEMM, convolution, softmax, norm or row reduction to map; no custom kernel, so no solution";
     }
     if (p.skipped.empty()) {
       p.candidates = search::candidate_lists(p.graph, *tol, gpu.profile, p.matches);

@@ -7,6 +7,7 @@
 #include "codegen/host_entry.h"
 #include "codegen/manifest.h"
 #include "codegen/pipeline_bindings.h"
+#include "codegen/row_kernels.h"
 #include "codegen/text_template.h"
 #include "codegen/tf32_split.h"
 
@@ -324,8 +325,13 @@ std::string torch_scalar_type(ir::DType t) { return torch_scalar(t); }
 std::string python_float_literal(double v) { return python_float(v); }
 
 std::string emit_capi(const ir::Program& p, const std::string& hash) {
-  std::string entries = emit_capi_conv_support(p, hash) + emit_capi_grouped_support(p, hash) + emit_capi_tf32_split(p);
+  std::string entries = emit_capi_conv_support(p, hash) + emit_capi_grouped_support(p, hash) +
+                        emit_capi_row_support(p, hash) + emit_capi_tf32_split(p);
   for (const GemmKernel& k : p.kernels) {
+    if (k.is_rows()) {
+      entries += emit_row_capi_entry(k, hash);
+      continue;
+    }
     if (k.is_grouped()) {
       entries += emit_grouped_capi_entry(k, hash);
       continue;
@@ -338,7 +344,8 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
                                        std::string("to_params(p, ") + (k.extras.empty() ? "false" : "true") + ")",
                                        c_string_literal(kernel_signature_json(k, hash))});
   }
-  std::string c_structs = emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p);
+  std::string c_structs =
+      emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p) + emit_row_c_struct(p);
   for (const ir::Pipeline& pipe : p.pipelines) {
     c_structs += emit_pipeline_c_struct(pipe);
     entries += emit_pipeline_capi_entry(p, pipe, hash);
@@ -350,6 +357,12 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
   std::string declarations, functions = emit_torch_conv_support(p) + emit_torch_tf32_split(p),
                              defs = emit_torch_conv_support_defs(p) + emit_torch_tf32_split_def(p);
   for (const GemmKernel& k : p.kernels) {
+    if (k.is_rows()) {
+      declarations += emit_row_torch_declarations(k);
+      functions += emit_row_torch_function(k);
+      defs += emit_row_torch_def(k);
+      continue;
+    }
     if (k.is_grouped()) {
       declarations += emit_grouped_torch_declarations(k);
       functions += emit_grouped_torch_function(k);
@@ -373,7 +386,8 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
     defs += emit_pipeline_torch_def(pipe);
   }
   return fill(kTorch, {{"HASH", hash},
-                       {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p)},
+                       {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p) +
+                                        emit_row_c_struct(p)},
                        {"DECLARATIONS", declarations},
                        {"FUNCTIONS", functions},
                        {"DEFS", defs}});

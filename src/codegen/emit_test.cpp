@@ -309,6 +309,25 @@ Program conv_sm80_dgrad3d_strided() {
   return r.program;
 }
 
+// Row kernels (ucutlass's runtime, not a CUTLASS template): level1/028's softmax on auto levers,
+// level1/035's affine group norm, a long-row argmax of bf16 split over CTAs (two launches and a
+// workspace), and a bf16 layer norm writing f32 on every lever.
+Program sm90_row_kernels() {
+  FrontendResult r = run_frontend("sm90_row_kernels.dsl",
+                                  "kernel softmax_rows = softmax(rows = 16384, length = 16384)\n"
+                                  "  .with_types(f32)\n"
+                                  "kernel group_norm = groupnorm(rows = 1024, length = 32768, groups = 32, "
+                                  "channel_span = 4096, eps = 1e-5, affine = on)\n"
+                                  "  .with_types(f32)\n"
+                                  "kernel argmax_long = argmax(rows = 64, length = 1048576)\n"
+                                  "  .with_types(bf16)\n"
+                                  "kernel layer_norm = layernorm(rows = 4096, length = 4096, eps = 1e-6)\n"
+                                  "  .with_types(a = bf16, d = f32)\n"
+                                  "  .with_rows(access = 4, threads = 256, items = 4, splits = 1)\n");
+  if (!r.ok) throw std::runtime_error("sm90_row_kernels does not pass the front end: " + r.diags->render());
+  return r.program;
+}
+
 struct GoldenCase {
   const char* name;
   Program (*make)();
@@ -336,6 +355,7 @@ const GoldenCase kCases[] = {
     {"sm90_row_reductions", sm90_row_reductions},
     {"sm90_bf16_split", sm90_bf16_split},
     {"sm80_gemv", sm80_gemv},
+    {"sm90_row_kernels", sm90_row_kernels},
 };
 
 std::string read_file(const std::filesystem::path& p) {

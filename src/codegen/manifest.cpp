@@ -232,7 +232,49 @@ Json grouped_signature(const ir::GemmKernel& k, const std::string& hash) {
                        {"signature", "ucutlass_" + k.name + "_signature"}}}};
 }
 
+// A row kernel's contract: x contiguous, viewed as [rows, length]; y x's shape or [rows].
+Json row_signature(const ir::GemmKernel& k, const std::string& hash) {
+  const ir::RowProblem& r = *k.rows;
+  Json problem{{"rows", r.rows}, {"length", r.length}};
+  if (r.op == ir::RowOp::groupnorm) {
+    problem["groups"] = r.groups;
+    problem["channel_span"] = r.channel_span;
+  }
+  if (ir::row_op_normalizes(r.op)) {
+    problem["eps"] = r.eps;
+    problem["affine"] = r.affine;
+  }
+  Json inputs = Json::array({Json{{"name", "x"}, {"dtype", str(name_of(k.a.value))},
+                                  {"torch_dtype", str(ir::torch_dtype(k.a.value))},
+                                  {"shape", Json::array({"rows", "length"})}, {"contiguous", true}}});
+  if (ir::row_op_normalizes(r.op) && r.affine)
+    for (const char* name : {"weight", "bias"})
+      inputs.push_back(Json{{"name", name}, {"dtype", str(name_of(k.a.value))},
+                            {"torch_dtype", str(ir::torch_dtype(k.a.value))},
+                            {"shape", Json::array({r.op == ir::RowOp::groupnorm ? "channels" : "length"})}});
+  const bool keeps = ir::row_op_keeps_shape(r.op);
+  const bool argmax = r.op == ir::RowOp::argmax;
+  Json output{{"name", "y"},
+              {"dtype", argmax ? "i64" : str(name_of(k.d.value))},
+              {"torch_dtype", argmax ? "torch.int64" : str(ir::torch_dtype(k.d.value))},
+              {"shape", keeps ? Json::array({"rows", "length"}) : Json::array({"rows"})}};
+  return Json{
+      {"kernel", k.name},
+      {"hash", hash},
+      {"arch", str(name_of(k.arch.value))},
+      {"op", str(name_of(r.op))},
+      {"problem", problem},
+      {"params", "ucutlass_row_params"},
+      {"inputs", inputs},
+      {"output", output},
+      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
+                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
+                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
+                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+}
+
 Json signature(const ir::GemmKernel& k, const std::string& hash) {
+  if (k.is_rows()) return row_signature(k, hash);
   if (k.is_conv()) return conv_signature(k, hash);
   if (k.is_grouped()) return grouped_signature(k, hash);
   const bool batched = k.batch.value != 1;
@@ -265,6 +307,11 @@ Json signature(const ir::GemmKernel& k, const std::string& hash) {
 }
 
 Json settings(const ir::GemmKernel& k) {
+  if (k.is_rows())
+    return Json{{"rows", Json{{"access", k.row_levers.access.value},
+                              {"threads", k.row_levers.threads.value},
+                              {"items", k.row_levers.items.value},
+                              {"splits", k.row_levers.splits.value}}}};
   Json s{{"math", str(name_of(k.math.value))},
          {"tile", shape_json(k.tile.value)},
          {"cluster", shape_json(k.cluster.value)},

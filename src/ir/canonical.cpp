@@ -51,7 +51,25 @@ std::string conv_text(const ConvProblem& p) {
          ",dilation=" + window(p.dilation) + ",groups=" + v(p.groups.value) + ")";
 }
 
+// A row kernel has none of a GEMM's settings: its operation, extents, types and levers.
+std::string row_canonical_text(const GemmKernel& k) {
+  const RowProblem& r = *k.rows;
+  const RowLevers& l = k.row_levers;
+  std::string s = "kernel " + k.name + " = " + std::string(name_of(r.op)) + "(rows=" + std::to_string(r.rows) +
+                  ",length=" + std::to_string(r.length) + ")\n";
+  auto line = [&](const std::string& key, const std::string& value) { s += "  " + key + "=" + value + "\n"; };
+  if (r.op == RowOp::groupnorm)
+    line("groups", std::to_string(r.groups) + ",channel_span=" + std::to_string(r.channel_span));
+  if (row_op_normalizes(r.op)) line("norm", "eps=" + num(r.eps) + ",affine=" + (r.affine ? "on" : "off"));
+  line("arch", std::string(name_of(k.arch.value)));
+  line("types", std::string(name_of(k.a.value)) + "," + std::string(name_of(k.d.value)));
+  line("rows", "access=" + std::to_string(l.access.value) + ",threads=" + std::to_string(l.threads.value) +
+                   ",items=" + std::to_string(l.items.value) + ",splits=" + std::to_string(l.splits.value));
+  return s;
+}
+
 std::string canonical_text(const GemmKernel& k) {
+  if (k.is_rows()) return row_canonical_text(k);
   std::string s = "kernel " + k.name + " = " + (k.is_gemv() ? "gemv" : "gemm") + "(m=" + std::to_string(k.m.value) + ",n=" +
                   std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
                   ",batch=" + std::to_string(k.batch.value) +

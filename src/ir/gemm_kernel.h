@@ -12,20 +12,11 @@
 
 #include "ir/conv_problem.h"
 #include "ir/pipeline.h"
+#include "ir/row_problem.h"
 #include "ir/types.h"
 #include "support/source_file.h"
 
 namespace ucutlass::ir {
-
-// A setting with its origin. `is_auto` means the program asked for `auto` or
-// said nothing; resolve_auto() replaces the value and keeps the flag, so
-// diagnostics can say "auto chose ...".
-template <class T>
-struct Setting {
-  T value{};
-  Span span;
-  bool is_auto = true;
-};
 
 // A problem extent: a fixed size known at compile time, or 0 for one given
 // at run time (then alignment is checked by the host entry, not here).
@@ -147,10 +138,17 @@ struct GemmKernel {
   bool gemv = false;
   GemvLevers gemv_levers;
 
+  // Set for row kernels (softmax(rows = R, length = L), layernorm(...), ...: row_problem.h): our
+  // row-wise kernel, no GEMM at all; m = rows, k = length, n = 1. Only with_arch, with_types
+  // (a = input, d = output) and with_rows(...) apply (validate_rows.h).
+  std::optional<RowProblem> rows;
+  RowLevers row_levers;
+
   static constexpr int kMaxExtras = 8;
 
   bool is_conv() const { return conv.has_value(); }
   bool is_gemv() const { return gemv; }
+  bool is_rows() const { return rows.has_value(); }
   bool swaps_operands() const { return operand_swap.value == OperandSwap::on; }
   bool is_grouped() const { return groups.has_value(); }
   bool has_source() const { return c.value != DType::void_; }

@@ -35,6 +35,7 @@ const std::vector<std::pair<std::string, std::string>>& chain_settings() {
       {"with_scheduler", "with_scheduler(persistent | stream_k | split_k(4) | auto)"},
       {"with_operand_swap", "with_operand_swap(on | off | auto)"},
       {"with_gemv", "with_gemv(access = 4, threads_per_row = 16, threads = 128)"},
+      {"with_rows", "with_rows(access = 4, threads = 512, items = 8, splits = 1)"},
       {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6), custom(\"x * s\", s = scalar))"},
   };
   return s;
@@ -186,13 +187,16 @@ class KernelLowering {
   void lower_op(const Call& op) {
     if (is_conv_operation(op.name)) return lower_conv(op);
     if (op.name == "gemv") return lower_gemv(op);
+    if (auto row_op = parse_enum<RowOp>(op.name)) return lower_rows(op, *row_op);
     if (op.name != "gemm") {
-      std::string guess = closest_name(op.name, {"gemm", "gemv", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
-                                                 "conv_transpose2d", "conv_transpose3d"});
+      std::vector<std::string> names = {"gemm", "gemv", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+                                        "conv_transpose2d", "conv_transpose3d"};
+      for (const std::string& n : all_names<RowOp>()) names.push_back(n);
+      std::string guess = closest_name(op.name, names);
       error(op.name_span, "unknown operation '" + op.name + "'",
             "gemm(m = ..., n = ..., k = ..., batch = ... | groups = ...), gemv(m = ..., k = ..., batch = ...), "
             "conv1d(...), conv2d(...), conv3d(...), conv_transpose1d(...), conv_transpose2d(...), "
-            "conv_transpose3d(...)",
+            "conv_transpose3d(...), or a row kernel " + join_names(all_names<RowOp>()) + "(rows = ..., length = ...)",
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }
@@ -204,6 +208,51 @@ class KernelLowering {
     k_.gemv = true;
     k_.n = {1, op.name_span};
     lower_extents(op, {"m", "k", "batch"});
+  }
+
+  // A row kernel (row_problem.h): rows and length are required and fixed; a norm takes eps and
+  // affine, a group norm also its groups and channel span.
+  void lower_rows(const Call& op, RowOp row_op) {
+    RowProblem r;
+    r.op = row_op;
+    r.op_span = op.name_span;
+    std::vector<std::string> allowed = {"rows", "length"};
+    if (row_op == RowOp::groupnorm) allowed.insert(allowed.end(), {"groups", "channel_span"});
+    if (row_op_normalizes(row_op)) allowed.insert(allowed.end(), {"eps", "affine"});
+    bool has_rows = false, has_length = false, has_groups = false, has_span = false;
+    named_args(op.args, op.name, allowed, [&](const std::string& name, const Expr& e) {
+      int64_t v = 0;
+      if (name == "eps") {
+        r.eps_span = e.span;
+        real_value(e, op.name + " eps", r.eps);
+      } else if (name == "affine") {
+        r.affine_span = e.span;
+        if (e.kind == Expr::Kind::name && (e.text == "on" || e.text == "off")) r.affine = e.text == "on";
+        else error(e.span, op.name + " affine must be on or off, not '" + dsl::expr_to_string(e) + "'", "on, off");
+      } else if (int_value(e, op.name + " " + name, 1, int64_t{1} << 40, v)) {
+        if (name == "rows") r.rows = v, r.rows_span = e.span, has_rows = true;
+        if (name == "length") r.length = v, r.length_span = e.span, has_length = true;
+        if (name == "groups") r.groups = v, r.groups_span = e.span, has_groups = true;
+        if (name == "channel_span") r.channel_span = v, r.channel_span_span = e.span, has_span = true;
+      }
+    });
+    auto need = [&](bool given, const char* what) {
+      if (!given)
+        error(op.span, op.name + " needs " + what, op.name + "(" + join_names(allowed, " = ..., ") + " = ...)");
+    };
+    need(has_rows, "rows = ... (fixed)");
+    need(has_length, "length = ... (fixed)");
+    if (row_op == RowOp::groupnorm) {
+      need(has_groups, "groups = ... (the groups of one sample)");
+      need(has_span, "channel_span = ... (the elements of one channel, H*W)");
+    }
+    if (r.eps_span == Span{}) r.eps_span = op.name_span;
+    if (r.groups_span == Span{}) r.groups_span = op.name_span;
+    if (r.channel_span_span == Span{}) r.channel_span_span = op.name_span;
+    k_.m = {r.rows, r.rows_span};
+    k_.n = {1, op.name_span};
+    k_.k = {r.length, r.length_span};
+    k_.rows = r;
   }
 
   void lower_extents(const Call& op, const std::vector<std::string>& allowed) {
@@ -249,7 +298,7 @@ class KernelLowering {
         {"with_stages", &KernelLowering::with_stages},     {"with_alignment", &KernelLowering::with_alignment},
         {"with_raster", &KernelLowering::with_raster},     {"with_scheduler", &KernelLowering::with_scheduler},
         {"with_epilogue", &KernelLowering::with_epilogue}, {"with_operand_swap", &KernelLowering::with_operand_swap},
-        {"with_gemv", &KernelLowering::with_gemv},
+        {"with_gemv", &KernelLowering::with_gemv},         {"with_rows", &KernelLowering::with_rows},
     };
     auto it = handlers.find(c.name);
     if (it == handlers.end()) {
@@ -357,6 +406,26 @@ class KernelLowering {
       }
       int64_t v = 0;
       if (int_value(e, "with_gemv " + n, 1, 1024, v)) set(s, static_cast<int>(v), e.span);
+    });
+  }
+
+  // Each lever a count or `auto`; which counts the row kernel takes is judged by validate_rows.
+  void with_rows(const Call& c) {
+    if (!k_.rows) {
+      error(c.name_span, "with_rows applies to row kernels only", "softmax(rows = ..., length = ...).with_rows(...)",
+            "declare a row kernel as " + join_names(all_names<RowOp>()) + "(rows = R, length = L)");
+      return;
+    }
+    RowLevers& l = k_.row_levers;
+    l.access.span = l.threads.span = l.items.span = l.splits.span = c.span;
+    named_args(c.args, "with_rows", {"access", "threads", "items", "splits"}, [&](const std::string& n, const Expr& e) {
+      Setting<int>& s = n == "access" ? l.access : n == "threads" ? l.threads : n == "items" ? l.items : l.splits;
+      if (is_auto(e)) {
+        s.span = e.span;
+        return;
+      }
+      int64_t v = 0;
+      if (int_value(e, "with_rows " + n, 1, 4096, v)) set(s, static_cast<int>(v), e.span);
     });
   }
 
@@ -901,6 +970,7 @@ class KernelLowering {
     fix(k_.align_b); fix(k_.align_c); fix(k_.raster); fix(k_.swizzle); fix(k_.scheduler); fix(k_.splits);
     fix(k_.alpha); fix(k_.beta); fix(k_.operand_swap);
     fix(k_.gemv_levers.access); fix(k_.gemv_levers.threads_per_row); fix(k_.gemv_levers.threads);
+    fix(k_.row_levers.access); fix(k_.row_levers.threads); fix(k_.row_levers.items); fix(k_.row_levers.splits);
     for (Extent* e : {&k_.m, &k_.n, &k_.k, &k_.batch})
       if (e->span == Span{}) e->span = decl_.op.name_span;
   }
@@ -918,7 +988,7 @@ class KernelLowering {
 void check_sm90_conv_alone(const Program& p, Diagnostics& diags) {
   const GemmKernel* gemm = nullptr;
   for (const GemmKernel& k : p.kernels)
-    if (!k.is_conv() && !gemm) gemm = &k;
+    if (!k.is_conv() && !k.is_rows() && !gemm) gemm = &k;
   if (!gemm) return;
   for (const GemmKernel& k : p.kernels) {
     // ucutlass's persistent kernel (an explicit cooperative or pingpong schedule) does not instantiate

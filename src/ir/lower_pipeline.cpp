@@ -173,6 +173,12 @@ class PipelineLowering {
     }
     // The pipeline's GEMM steps are checked on the GPU; a GEMV step (its x and y as [K, 1] and [M, 1]
     // intermediates) is not yet.
+    if (k.is_rows()) {
+      error(c.name_span, "kernel '" + k.name + "' is a row kernel (" + std::string(name_of(k.rows->op)) +
+                             "); pipelines run GEMM kernels",
+            "a gemm(...) kernel");
+      return;
+    }
     if (k.is_gemv()) {
       error(c.name_span, "kernel '" + k.name + "' is a gemv; pipelines do not run gemv kernels yet",
             "a gemm(...) kernel", "gemm(m = M, n = 1, k = K) runs the same product as a GEMM step");

@@ -44,6 +44,10 @@ UCUTLASS_ENUM_TABLE(Activation, {Activation::relu, "relu"}, {Activation::gelu, "
 UCUTLASS_ENUM_TABLE(ExtraKind, {ExtraKind::scalar, "scalar"}, {ExtraKind::row, "row"}, {ExtraKind::col, "col"},
                     {ExtraKind::matrix, "aux"})
 UCUTLASS_ENUM_TABLE(ReduceOp, {ReduceOp::sum, "sum"}, {ReduceOp::max, "max"})
+UCUTLASS_ENUM_TABLE(RowOp, {RowOp::softmax, "softmax"}, {RowOp::log_softmax, "log_softmax"},
+                    {RowOp::layernorm, "layernorm"}, {RowOp::groupnorm, "groupnorm"},
+                    {RowOp::logsumexp, "logsumexp"}, {RowOp::sum, "reduce_sum"}, {RowOp::mean, "reduce_mean"},
+                    {RowOp::max, "reduce_max"}, {RowOp::argmax, "argmax"})
 UCUTLASS_ENUM_TABLE(EpiFn, {EpiFn::relu, "relu"}, {EpiFn::gelu, "gelu"}, {EpiFn::gelu_tanh, "gelu_tanh"},
                     {EpiFn::silu, "silu"}, {EpiFn::sigmoid, "sigmoid"}, {EpiFn::tanh, "tanh"},
                     {EpiFn::mish, "mish"}, {EpiFn::hardswish, "hardswish"}, {EpiFn::hardsigmoid, "hardsigmoid"},

@@ -73,6 +73,10 @@ enum class ExtraKind { scalar, row, col, matrix };
 // How a reduction step (row_sum, col_max, ...) combines the values of a row or column.
 enum class ReduceOp { sum, max };
 
+// What a row kernel (row_problem.h) computes over each row of a [rows, length] tensor. The first four
+// write a row-shaped output; the rest one value per row.
+enum class RowOp { softmax, log_softmax, layernorm, groupnorm, logsumexp, sum, mean, max, argmax };
+
 // Functions of the epilogue expression language (custom steps); each has a
 // fixed arity range (epilogue_fn_arity).
 enum class EpiFn {

@@ -71,6 +71,26 @@ std::string gemv_dsl(const GemmMatch& m, const KernelConfig& c, const FusedEpilo
   return text;
 }
 
+// A row kernel: its operation and problem, the input's and output's types, the levers.
+std::string rows_dsl(const GemmMatch& m, const KernelConfig& c) {
+  const RowSpec& r = *m.rows;
+  std::ostringstream o;
+  o << "kernel " << m.name << " = " << ir::name_of(r.op) << "(rows = " << r.rows << ", length = " << r.length;
+  if (r.op == ir::RowOp::groupnorm) o << ", groups = " << r.groups << ", channel_span = " << r.channel_span;
+  if (ir::row_op_normalizes(r.op))
+    o << ", eps = " << dsl_number(r.eps) << ", affine = " << (r.weight >= 0 ? "on" : "off");
+  o << ")\n";
+  o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
+  const std::string in(ir::name_of(*dsl_dtype(m.in)));
+  o << "  .with_types(a = " << in;
+  if (r.op != ir::RowOp::argmax) o << ", d = " << ir::name_of(*dsl_dtype(m.out));
+  o << ")\n";
+  auto lever = [](int v) { return v > 0 ? std::to_string(v) : std::string("auto"); };
+  o << "  .with_rows(access = " << lever(c.row_access) << ", threads = " << lever(c.row_threads)
+    << ", items = " << lever(c.row_items) << ", splits = " << lever(c.row_splits) << ")";
+  return o.str();
+}
+
 }  // namespace
 
 std::string dsl_number(double v) {
@@ -97,6 +117,11 @@ std::string dsl_number(double v) {
 
 std::string KernelConfig::summary() const {
   std::ostringstream o;
+  if (rows) {
+    o << ir::name_of(arch) << " rows access " << row_access << " threads " << row_threads << " items " << row_items
+      << " splits " << row_splits;
+    return o.str();
+  }
   o << ir::name_of(arch) << " " << ir::name_of(math);
   if (bf16_operands) o << " bf16-operands";
   if (k_stack3) o << " k-stacked 3x";
@@ -122,6 +147,7 @@ std::string KernelConfig::summary() const {
 }
 
 std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
+  if (given.rows) return rows_dsl(given, c);
   const GemmMatch m = as_run(given, c);
   const FusedEpilogue f = fusable_prefix(m, c.arch, c.gemv);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));

@@ -60,6 +60,10 @@ struct KernelConfig {
   // tile, cluster, warps, schedule, scheduler, raster and stages are then unused.
   bool gemv = false;
   int gemv_access = 0, gemv_threads_per_row = 0, gemv_threads = 0;
+  // A row anchor's kernel (GemmMatch::rows, ir/row_problem.h) with these levers (0 = auto); every
+  // knob above is then unused.
+  bool rows = false;
+  int row_access = 0, row_threads = 0, row_items = 0, row_splits = 0;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

@@ -284,6 +284,10 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
 namespace ucutlass::map {
 
 std::string describe(const GemmMatch& m) {
+  if (m.rows)
+    return m.name + " " + m.anchor_op + " " + std::string(ir::name_of(m.rows->op)) + " rows=" +
+           std::to_string(m.rows->rows) + " length=" + std::to_string(m.rows->length) + " " + graph::dtype_name(m.in) +
+           (m.rows->weight >= 0 ? " affine" : "");
   std::string s = m.name + " " + (m.conv ? conv_operation_dsl(*m.conv) : m.anchor_op) + " m=" + std::to_string(m.m) +
                   " n=" + std::to_string(m.n) + " k=" + std::to_string(m.k);
   if (m.batch > 1) s += " batch=" + std::to_string(m.batch);

@@ -94,6 +94,17 @@ struct ConvSpec {
   bool is_depthwise_conv2d() const { return !transposed && dims == 2 && groups > 1 && groups == c && c == k; }
 };
 
+// A row-wise anchor (map/row_match.h): softmax, a norm or a reduction over each row of x's
+// contiguous innermost `length` elements, run by a row kernel (ir/row_problem.h).
+struct RowSpec {
+  ir::RowOp op = ir::RowOp::softmax;
+  int x = -1;                       // the input tensor
+  int weight = -1, bias = -1;       // an affine norm's parameters, else -1
+  int64_t rows = 0, length = 0;
+  int64_t groups = 1, channel_span = 1;  // groupnorm
+  double eps = 1e-5;
+};
+
 struct GemmMatch {
   std::string name;  // kernel name in the DSL program: gemm0, gemm1, ...
   int anchor = -1;   // the GEMM node
@@ -106,6 +117,7 @@ struct GemmMatch {
   // first with node == anchor and output == the anchor's output.
   std::vector<ChainStep> chain;
   std::optional<ConvSpec> conv;  // set for a convolution anchor: the kernel is a conv of the DSL
+  std::optional<RowSpec> rows;   // set for a row anchor (map/row_match.h): named row0, row1, ...
 };
 
 struct MatchReport {

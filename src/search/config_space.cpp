@@ -230,6 +230,36 @@ std::vector<KernelConfig> enumerate_gemv_configs(const map::GemmMatch& m) {
   return out;
 }
 
+std::vector<KernelConfig> enumerate_row_configs(const map::GemmMatch& m) {
+  std::vector<KernelConfig> out;
+  if (!m.rows) return out;
+  const map::RowSpec& r = *m.rows;
+  const int widest = 16 / graph::dtype_bytes(m.in);
+  for (int access : {widest, widest / 2}) {
+    if (access < 1) continue;
+    for (int threads : {128, 256, 512, 1024}) {
+      const int max_items = std::min(32, ir::kRowRegisterValues / access);
+      const int64_t cta = int64_t{threads} * access;
+      // The fewest splits whose chunk fits the registers, then twice and four times as many (shorter
+      // chunks, more CTAs: what few rows need to fill the GPU).
+      int fewest = 1;
+      while (fewest < 1024 && ir::row_chunk(r.length, fewest, access) > cta * max_items) ++fewest;
+      for (int splits : {fewest, 2 * fewest, 4 * fewest, 16 * fewest}) {
+        if (splits > 1024 || (splits > fewest && ir::row_chunk(r.length, splits, access) < cta)) continue;
+        const int64_t chunk = ir::row_chunk(r.length, splits, access);
+        KernelConfig c;
+        c.rows = true;
+        c.row_access = access;
+        c.row_threads = threads;
+        c.row_splits = splits;
+        c.row_items = static_cast<int>((chunk + cta - 1) / cta);
+        out.push_back(c);
+      }
+    }
+  }
+  return out;
+}
+
 std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceProfile tolerance,
                                         const sol::GpuProfile& gpu, SpaceStats* stats) {
   SpaceStats local;
@@ -237,11 +267,16 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
   std::set<std::string> hashes;
   const int64_t input_only_k = !m.a.parameter && !m.b.parameter ? m.k : 0;
   std::vector<std::pair<MathChoice, std::vector<KernelConfig>>> spaces;
-  for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k))
-    spaces.emplace_back(path, enumerate_configs(m, path));
-  // A matrix-vector product also runs as a GEMV kernel: f32 FMAs with f32 accumulation on CUDA cores, as
-  // accurate as the problem's own fp32 (or 16-bit) product, so under every tolerance profile.
-  spaces.emplace_back(kSm80Simt, enumerate_gemv_configs(m));
+  if (m.rows) {
+    // A row kernel computes in f32 whatever the tolerance: one space, its levers.
+    spaces.emplace_back(MathChoice{Arch::sm90a, MathPath::tensor_op}, enumerate_row_configs(m));
+  } else {
+    for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k))
+      spaces.emplace_back(path, enumerate_configs(m, path));
+    // A matrix-vector product also runs as a GEMV kernel: f32 FMAs with f32 accumulation on CUDA cores, as
+    // accurate as the problem's own fp32 (or 16-bit) product, so under every tolerance profile.
+    spaces.emplace_back(kSm80Simt, enumerate_gemv_configs(m));
+  }
   for (const auto& [path, configs] : spaces) {
     for (const KernelConfig& c : configs) {
       ++local.enumerated;
@@ -273,7 +308,8 @@ namespace {
 
 auto family(const KernelConfig& c) {
   return std::make_tuple(static_cast<int>(c.arch), static_cast<int>(c.math), c.k_stack3, c.bf16_operands, static_cast<int>(c.form),
-                         c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap, c.gemv);
+                         c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap, c.gemv, c.row_threads,
+                         c.row_splits);
 }
 
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
@@ -292,6 +328,9 @@ int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   d += a.gemv_access != b.gemv_access;
   d += a.gemv_threads_per_row != b.gemv_threads_per_row;
   d += a.gemv_threads != b.gemv_threads;
+  d += a.row_access != b.row_access;
+  d += a.row_threads != b.row_threads;
+  d += a.row_splits != b.row_splits;
   return d;
 }
 

@@ -69,6 +69,11 @@ std::vector<map::KernelConfig> enumerate_configs(const map::GemmMatch& m, const 
 // loads, 8, 16 or 32 lanes per row, 128 to 512 threads per CTA (exposed for tests).
 std::vector<map::KernelConfig> enumerate_gemv_configs(const map::GemmMatch& m);
 
+// Row kernel configurations of a row anchor (GemmMatch::rows; none otherwise): 16- and 8-byte
+// vectors, 128 to 1024 threads, the fewest splits whose chunk fits the registers and 2, 4 and 16
+// times as many (while a chunk still spans the CTA), each with the items its chunk needs.
+std::vector<map::KernelConfig> enumerate_row_configs(const map::GemmMatch& m);
+
 // The first `count` candidates to try: the best estimate per (math, tile,
 // scheduler) family, so a first batch is not ten rasters of one kernel.
 std::vector<const Candidate*> diverse_top(const std::vector<Candidate>& ranked, size_t count);

@@ -146,6 +146,46 @@ Estimate estimate_gemv(const map::GemmMatch& m, const map::KernelConfig& c, cons
   return e;
 }
 
+// Row kernels (ir/row_problem.h) are memory-bound by design. A thread issues all `items` loads of its
+// chunk before it reduces, so the bytes in flight per SM are resident CTAs x threads x access x items
+// x element bytes; the same in-flight curve as the GEMV's prices how near the DRAM rate that gets
+// (not yet fitted to row kernels: the first GPU campaign over them measures it). Residency is capped
+// by threads (2048 per SM) and by registers (about 32 + access x items per thread of 64K). Whole
+// waves: a last wave of few CTAs runs at their share of the SMs. splits > 1 adds a second launch,
+// and the row-shaped operations read their input a second time there.
+Estimate estimate_rows(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  Estimate e;
+  const map::RowSpec& r = *m.rows;
+  const int sms = gpu.sms > 0 ? gpu.sms : 132;
+  const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
+  const int threads = std::max(128, c.row_threads), access = std::max(1, c.row_access);
+  const int items = std::max(1, c.row_items), splits = std::max(1, c.row_splits);
+  const int regs = 32 + access * items;
+  const int64_t ctas_per_sm = std::max<int64_t>(1, std::min<int64_t>(2048 / threads, 65536 / (int64_t{threads} * regs)));
+  e.ctas = r.rows * splits;
+  const double resident_ctas = std::min(static_cast<double>(ctas_per_sm), static_cast<double>(e.ctas) / sms);
+  const double chunk = static_cast<double>(ir::row_chunk(r.length, splits, access));
+  const double busy = std::min(1.0, chunk / (static_cast<double>(threads) * access * items));
+  const double in_flight = resident_ctas * threads * access * items * busy * in_bytes;
+  e.wave_efficiency = 1.0 / (1.0 + std::pow(kGemvHalfSpeedBytes / std::max(in_flight, 1.0), 2.0));
+  const double slots = static_cast<double>(ctas_per_sm) * sms;
+  const double waves = std::ceil(static_cast<double>(e.ctas) / slots);
+  const double fill = static_cast<double>(e.ctas) / (waves * slots);
+  e.tile_efficiency = 1.0 - (1.0 - fill) / waves;
+  e.shape_efficiency = kGemvPeakFraction;
+  const bool keeps = ir::row_op_keeps_shape(r.op);
+  const double x_bytes = static_cast<double>(r.rows) * r.length * in_bytes;
+  double bytes = x_bytes + (keeps ? static_cast<double>(r.rows) * r.length * out_bytes : r.rows * 8.0);
+  if (splits > 1 && keeps) bytes += x_bytes;
+  if (r.weight >= 0) bytes += 2.0 * (r.op == ir::RowOp::groupnorm ? r.groups * (r.length / r.channel_span) : r.length) * in_bytes;
+  const double bw = sol::realistic_dram_bandwidth(gpu);
+  e.t_memory = bytes / (bw * e.wave_efficiency * e.tile_efficiency * e.shape_efficiency);
+  e.t_overhead = kLaunchSeconds * (splits > 1 ? 2 : 1);
+  e.seconds = e.t_memory + e.t_overhead;
+  e.note = e.t_overhead > e.t_memory ? "overhead-bound" : "memory-bound";
+  return e;
+}
+
 }  // namespace
 
 sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
@@ -163,6 +203,7 @@ sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
 
 Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
   if (c.gemv) return estimate_gemv(given, c, gpu);
+  if (given.rows) return estimate_rows(given, c, gpu);
   // A sub-pixel conv is priced as the fprop it runs plus its pixel shuffle below.
   const map::GemmMatch m = map::as_run(given, c);
   Estimate e;

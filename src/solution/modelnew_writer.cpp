@@ -201,11 +201,17 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
 
   const std::set<int> channels_last = channels_last_tensors(g, in.gemms, fused);
   std::ostringstream f;
-  f << "# ucutlass solution for " << g.problem_name << ": program " << in.hash << ", " << in.gemms.size()
-    << " CUTLASS kernel(s).\n";
+  const size_t row_kernels = std::count_if(in.gemms.begin(), in.gemms.end(), [](const map::GemmMatch& m) { return m.rows.has_value(); });
+  f << "# ucutlass solution for " << g.problem_name << ": program " << in.hash << ", ";
+  if (row_kernels == 0) f << in.gemms.size() << " CUTLASS kernel(s).\n";
+  else if (row_kernels == in.gemms.size()) f << row_kernels << " row kernel(s) (ucutlass's runtime).\n";
+  else f << in.gemms.size() - row_kernels << " CUTLASS kernel(s), " << row_kernels << " row kernel(s).\n";
   for (size_t i = 0; i < in.gemms.size(); ++i)
-    f << "#   " << map::describe(in.gemms[i]) << "\n#     " << in.configs[i].summary() << ", fused "
-      << fused[i].steps << " of " << in.gemms[i].chain.size() << " epilogue step(s)\n"
+    f << "#   " << map::describe(in.gemms[i]) << "\n#     " << in.configs[i].summary()
+      << (in.gemms[i].rows ? std::string()
+                           : ", fused " + std::to_string(fused[i].steps) + " of " + std::to_string(in.gemms[i].chain.size()) +
+                                 " epilogue step(s)")
+      << "\n"
       << (in.gemms[i].conv ? "#     " + conv_layout_comment(in.gemms[i], map::rounds_in_layout_copy(in.configs[i])) + "\n"
                            : "");
   f << "# The DSL program:\n";
@@ -290,6 +296,16 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const map::FusedEpilogue& fe = fused[k];
       if (m.conv) {
         f << conv_forward_lines(g, m, fe, c.k_stack3, c.bf16_operands);
+        continue;
+      }
+      if (m.rows) {
+        // The kernel reads x as [rows, length] and writes x's shape or [rows]: the output's shape is a view.
+        const map::RowSpec& r = *m.rows;
+        std::string call = "_ucutlass." + m.name + "(x=" + var(g, r.x) + ".contiguous()";
+        if (r.weight >= 0) call += ", weight=" + var(g, r.weight) + ", bias=" + var(g, r.bias);
+        f << "        # " << n.id << " " << m.anchor_op << ": row kernel " << m.name << "\n";
+        f << "        " << var(g, m.output) << " = " << call << ").reshape(" << shape_list(g.tensors[m.output].shape)
+          << ")\n";
         continue;
       }
       const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
