@@ -81,12 +81,15 @@ def cases(torch):
     ]
 
 
-def compare(torch, name, got, want):
+def compare(torch, name, got, want, x):
     if want.dtype == torch.int64:
         return {"exact": bool(torch.equal(got, want)), "mismatches": int((got != want).sum())}, bool(torch.equal(got, want))
     ref = want.double()
     err = (got.double() - ref).abs()
     bound = 1e-5 + 1e-5 * ref.abs()
+    if name == "row_sum":
+        # A sum of N(0, 1) values cancels to near 0: its f32 error scales with the sum of |x|, not with |sum|.
+        bound = bound + 1e-6 * x.double().abs().sum(1)
     ok = bool((err <= bound).all()) and got.shape == want.shape
     return {"max_abs_err": float(err.max()), "max_err_over_bound": float((err / bound).max())}, ok
 
@@ -127,7 +130,7 @@ def main(argv):
             want = op(x if exact else x.double(), *[e if exact else e.double() for e in extra])
             if name != "row_argmax" and got.shape != want.shape:
                 got = got.reshape(want.shape)
-            record, ok = compare(torch, name, got, want)
+            record, ok = compare(torch, name, got, want, x)
             results.append({"kernel": name, "input": i, "shape": list(x.shape), "dtype": str(x.dtype), "pass": ok, **record})
             print(f"{'PASS' if ok else 'FAIL'} {name} input {i} {list(x.shape)} {record}")
             del got, want

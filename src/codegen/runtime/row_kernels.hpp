@@ -397,6 +397,22 @@ struct RowImpl {
         m2 += deviation * deviation;
       });
       return {count, mean, Cta::reduce(m2, Sum{})};
+    } else if constexpr (Op == RowOp::argmax) {
+      // A thread meets its elements in increasing index order, so "strictly greater" keeps the first
+      // of equal values and the first NaN stops the scan: two float compares per element with a
+      // 32-bit index, where FirstLargest's general combine (NaN tests on both sides, 64-bit index
+      // ties) made the kernel issue-bound at 61% of DRAM bandwidth on the H200 (2026-12-01).
+      float best = -INFINITY;
+      int best_index = -1;  // none yet: an all -inf chunk still reports its first index
+      bool found_nan = false;
+      chunk.for_each([&](float& v, int index) {
+        const bool take = !found_nan && (v > best || best_index < 0 || v != v);
+        best = take ? v : best;
+        best_index = take ? index : best_index;
+        found_nan = found_nan || v != v;
+      });
+      const MaxAndIndex mine = best_index < 0 ? FirstLargest::identity() : MaxAndIndex{best, best_index};
+      return Cta::reduce(mine, FirstLargest{});
     } else {
       using Combine = PlainCombine<Op>;
       PartialType partial = Combine::identity();
