@@ -354,6 +354,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::cerr << "ucutlass optimize: " << err << "\n";
     return kExitFailure;
   }
+  if (const size_t forgotten = store->forget_harness_failures())
+    std::cerr << "store: " << forgotten
+              << " attempt(s) the harness failed before the candidate ran (phase setup) are forgotten and tried again\n";
   store->set_option("tolerance", a.tolerance);
   store->set_option("epsilon", std::to_string(a.epsilon));
   store->set_option("window", std::to_string(a.window));

@@ -144,6 +144,13 @@ size_t RunStore::attempt_count() const {
   return s.step() == SQLITE_ROW ? static_cast<size_t>(s.integer(0)) : 0;
 }
 
+size_t RunStore::forget_harness_failures() {
+  if (!exec("DELETE FROM attempts WHERE verdict = 'runtime_error' AND json_valid(result_json) AND "
+            "json_extract(result_json, '$.error.phase') = 'setup'"))
+    return 0;
+  return static_cast<size_t>(sqlite3_changes(db_));
+}
+
 bool RunStore::has_attempt(const std::string& problem, const std::string& hash) const {
   Statement s(db_, "SELECT 1 FROM attempts WHERE problem = ? AND hash = ?");
   s.bind(1, problem).bind(2, hash);

@@ -67,6 +67,11 @@ class RunStore {
   // false (and changes nothing) when (problem, hash) is already there.
   bool record_attempt(AttemptRow& a);
   std::vector<AttemptRow> attempts(const std::string& problem = "") const;  // in seq order per problem
+  // Deletes the attempts the harness failed before the candidate ran (a runtime_error in its "setup"
+  // phase: the reference model, or the worker's device), which say nothing of the candidate, so that a
+  // resumed campaign tries them again; returns how many. (2026-12-01: the harness's float norm failed
+  // on argmax's int64 reference, and 12 argmax configs would have stayed tried for good.)
+  size_t forget_harness_failures();
 
   const std::string& last_error() const { return error_; }
 

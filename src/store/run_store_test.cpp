@@ -76,6 +76,31 @@ std::string file_bytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+TEST(RunStore, ForgetsOnlyWhatTheHarnessFailedBeforeTheCandidateRan) {
+  const std::string path = temp_store("forget");
+  std::string err;
+  auto store = RunStore::open(path, &err);
+  ASSERT_TRUE(store) << err;
+  AttemptRow setup = attempt("p", 1), compile = attempt("p", 2), ok = attempt("p", 4);
+  setup.verdict = compile.verdict = "runtime_error";
+  setup.result_json = R"({"verdict": "runtime_error", "error": {"kind": "runtime_error", "phase": "setup"}})";
+  compile.result_json = R"({"verdict": "runtime_error", "error": {"kind": "runtime_error", "phase": "compile"}})";
+  for (AttemptRow* a : {&setup, &compile, &ok}) ASSERT_TRUE(store->record_attempt(*a)) << store->last_error();
+  EXPECT_EQ(store->forget_harness_failures(), 1u);
+  EXPECT_FALSE(store->has_attempt("p", setup.hash));
+  EXPECT_TRUE(store->has_attempt("p", compile.hash));
+  EXPECT_TRUE(store->has_attempt("p", ok.hash));
+  // Tried again, it takes the next seq: no (problem, seq) repeats.
+  AttemptRow again = setup;
+  again.verdict = "ok";
+  again.result_json = R"({"verdict": "ok"})";
+  ASSERT_TRUE(store->record_attempt(again));
+  EXPECT_EQ(again.seq, 4);
+  EXPECT_EQ(store->forget_harness_failures(), 0u);
+  store.reset();
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+}
+
 TEST(RunStore, ReadOnlyOpenLeavesTheFileAsItWas) {
   // replay reads committed campaign stores: opening one must not rewrite it (the read-write open
   // switches the journal to WAL, which changed a checkpointed store's header bytes).
