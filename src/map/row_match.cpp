@@ -136,4 +136,9 @@ class RowMatcher {
 
 MatchReport match_rows(const OpGraph& g) { return RowMatcher(g).run(); }
 
+MatchReport match_problem(OpGraph& g) {
+  MatchReport r = match_gemms_or_attention(g);
+  return r.gemms.empty() ? match_rows(g) : r;
+}
+
 }  // namespace ucutlass::map

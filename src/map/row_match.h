@@ -19,4 +19,8 @@ namespace ucutlass::map {
 
 MatchReport match_rows(const graph::OpGraph& g);
 
+// What `ucutlass optimize` maps in a problem: its GEMMs and convolutions (match_gemms_or_attention),
+// or, when it has none, its row anchors.
+MatchReport match_problem(graph::OpGraph& g);
+
 }  // namespace ucutlass::map

@@ -13,6 +13,7 @@
 
 #include "exec/subprocess.h"
 #include "graph/graph_reader.h"
+#include "map/row_match.h"
 #include "search/config_space.h"
 #include "search/conv_space.h"
 #include "sol/testing_profile.h"
@@ -34,7 +35,7 @@ SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile to
   std::string err;
   EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + fixture + ".json", g, &err))
       << err;
-  map::MatchReport r = map::match_gemms_or_attention(*g);  // as `optimize` matches
+  map::MatchReport r = map::match_problem(*g);  // as `optimize` matches
   const std::vector<std::vector<search::Candidate>> lists = search::candidate_lists(*g, tol, h200(), r);
   std::vector<map::KernelConfig> configs;
   for (const auto& list : lists)
@@ -93,6 +94,10 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
       {"level2_025_conv_transpose_bias_tanh", sol::ToleranceProfile::kernelbench, 1},
       {"level2_026_conv3d_relu_avgpool", sol::ToleranceProfile::kernelbench_v01, 1},
       {"level3_006_conv_net_small", sol::ToleranceProfile::kernelbench_v01, 4},
+      {"level1_028_softmax_rows", sol::ToleranceProfile::kernelbench, 1},  // row kernels
+      {"level1_030_logsumexp_rows", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level1_034_argmax_rows", sol::ToleranceProfile::kernelbench, 1},
+      {"level1_035_group_norm", sol::ToleranceProfile::kernelbench, 1},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.fixture);
@@ -254,6 +259,36 @@ TEST(ModelNewWriter, ConvCallsTakePyTorchLayouts) {
   ASSERT_EQ(s.error, "");
   EXPECT_NE(s.modelnew.find("_conv0 = _ucutlass.conv0(x="), std::string::npos) << s.modelnew;
   EXPECT_NE(s.modelnew.find(" + t1.reshape(1, -1, 1, 1))\n"), std::string::npos) << s.modelnew;
+}
+
+TEST(ModelNewWriter, RowKernelsTakeTheProblemsTensorsAndGiveTheOutputsShape) {
+  // level1/035: the affine group norm reads x [32, 256, 64, 64] as 1024 rows and writes x's shape; no
+  // reshape, positional arguments (host time shows on a 0.1 ms kernel).
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level1_035_group_norm", sol::ToleranceProfile::kernelbench, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.dsl.find("kernel row0 = groupnorm(rows = 1024, length = 32768, groups = 32, channel_span = 4096, "
+                       "eps = 1.0e-05, affine = on)"),
+            std::string::npos)
+      << s.dsl;
+  EXPECT_NE(s.modelnew.find("        t3 = _ucutlass.row0(t2.contiguous(), t0, t1)\n"), std::string::npos) << s.modelnew;
+  EXPECT_NE(s.modelnew.find("1 row kernel(s) (ucutlass's runtime)"), std::string::npos);
+  EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
+  EXPECT_EQ(s.modelnew.find("__half"), std::string::npos);  // an fp32 problem's solution holds no fp16 code
+  // A reduction with keepdim writes [rows] and views it as the output's [rows, 1].
+  graph::OpGraph k;
+  std::string err;
+  ASSERT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/level1_030_logsumexp_rows.json", &k, &err)) << err;
+  k.nodes[0].args[2] = true;
+  k.tensors[k.nodes[0].outputs[0]].shape = {16384, 1};
+  map::MatchReport r = map::match_problem(k);
+  ASSERT_EQ(r.gemms.size(), 1u);
+  const std::vector<search::Candidate> c = search::legal_candidates(r.gemms[0], sol::ToleranceProfile::kernelbench, h200());
+  ASSERT_FALSE(c.empty());
+  const std::string problem = read_text(std::string(UCUTLASS_SOURCE_DIR) + "/" + k.problem_file);
+  SolutionFiles kept = make_solution(problem, k, r.gemms, {c[0].config}, "/opt/cutlass");
+  ASSERT_EQ(kept.error, "");
+  EXPECT_NE(kept.modelnew.find("t1 = _ucutlass.row0(t0.contiguous()).reshape([16384, 1])"), std::string::npos) << kept.modelnew;
 }
 
 TEST(ModelNewWriter, PythonValues) {
