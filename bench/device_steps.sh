@@ -33,6 +33,8 @@
 #   pipeline:300      tests/nvcc/check_pipeline_gpu.py (pipelines, MLP vs eager)
 #   grouped:300       tests/nvcc/check_grouped_gpu.py (grouped GEMM per group vs float64, vs a matmul loop)
 #   tf32_split:240    tests/nvcc/check_tf32_split_gpu.py (the program's 3xTF32 split kernel vs PyTorch's, bit for bit)
+#   attention:240     tests/nvcc/check_attention_gpu.py (the attention kernel's runtime test, and examples/26's
+#                     kernels vs PyTorch's sdpa and explicit masked attention, correctness and time)
 #   rows:240          tests/nvcc/check_rows_gpu.py (the row kernels' runtime test, and examples/25's kernels vs
 #                     PyTorch's softmax, logsumexp, norms and reductions, correctness and time)
 # The four checks build their kernels with nvcc on the device's cores (-j = nproc) and write OUT/NAME.json.
@@ -129,6 +131,8 @@ run_step() {
         --out "$out/tf32-split.json" || rc=$? ;;
     rows)
       timeout "${secs:-240}" python3 tests/nvcc/check_rows_gpu.py --ucutlass "$bin" --out "$out/row-kernels.json" || rc=$? ;;
+    attention)
+      timeout "${secs:-240}" python3 tests/nvcc/check_attention_gpu.py --ucutlass "$bin" --out "$out/attention.json" || rc=$? ;;
     conv_ab)
       # The conv benchmark's timing-method A/B on one machine (docs/bench.md): each side's calls back to
       # back (the order before 2026-11-30), then interleaved rounds; CONV_FILTER picks the rows.

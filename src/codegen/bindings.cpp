@@ -1,5 +1,6 @@
 #include "codegen/bindings.h"
 
+#include "codegen/attention_kernels.h"
 #include "codegen/capi_entry.h"
 #include "codegen/conv_bindings.h"
 #include "codegen/cutlass_names.h"
@@ -326,10 +327,15 @@ std::string python_float_literal(double v) { return python_float(v); }
 
 std::string emit_capi(const ir::Program& p, const std::string& hash) {
   std::string entries = emit_capi_conv_support(p, hash) + emit_capi_grouped_support(p, hash) +
-                        emit_capi_row_support(p, hash) + emit_capi_tf32_split(p);
+                        emit_capi_row_support(p, hash) + emit_capi_attention_support(p, hash) +
+                        emit_capi_tf32_split(p);
   for (const GemmKernel& k : p.kernels) {
     if (k.is_rows()) {
       entries += emit_row_capi_entry(k, hash);
+      continue;
+    }
+    if (k.is_attention()) {
+      entries += emit_attention_capi_entry(k, hash);
       continue;
     }
     if (k.is_grouped()) {
@@ -345,7 +351,8 @@ std::string emit_capi(const ir::Program& p, const std::string& hash) {
                                        c_string_literal(kernel_signature_json(k, hash))});
   }
   std::string c_structs =
-      emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p) + emit_row_c_struct(p);
+      emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p) + emit_row_c_struct(p) +
+      emit_attention_c_struct(p);
   for (const ir::Pipeline& pipe : p.pipelines) {
     c_structs += emit_pipeline_c_struct(pipe);
     entries += emit_pipeline_capi_entry(p, pipe, hash);
@@ -361,6 +368,12 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
       declarations += emit_row_torch_declarations(k);
       functions += emit_row_torch_function(k);
       defs += emit_row_torch_def(k);
+      continue;
+    }
+    if (k.is_attention()) {
+      declarations += emit_attention_torch_declarations(k);
+      functions += emit_attention_torch_function(k);
+      defs += emit_attention_torch_def(k);
       continue;
     }
     if (k.is_grouped()) {
@@ -387,7 +400,7 @@ std::string emit_torch_binding(const ir::Program& p, const std::string& hash) {
   }
   return fill(kTorch, {{"HASH", hash},
                        {"C_STRUCT", emit_c_params_struct() + emit_capi_conv_struct(p) + emit_grouped_c_struct(p) +
-                                        emit_row_c_struct(p)},
+                                        emit_row_c_struct(p) + emit_attention_c_struct(p)},
                        {"DECLARATIONS", declarations},
                        {"FUNCTIONS", functions},
                        {"DEFS", defs}});

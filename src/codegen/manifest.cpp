@@ -273,8 +273,36 @@ Json row_signature(const ir::GemmKernel& k, const std::string& hash) {
                        {"signature", "ucutlass_" + k.name + "_signature"}}}};
 }
 
+// An attention kernel's contract: q, k, v, o f32 contiguous; a bool mask for mask = tensor.
+Json attention_signature(const ir::GemmKernel& k, const std::string& hash) {
+  const ir::AttentionProblem& a = *k.attention;
+  auto tensor = [](const char* name, const char* dtype, const char* torch, Json shape) {
+    return Json{{"name", name}, {"dtype", dtype}, {"torch_dtype", torch}, {"shape", shape}, {"contiguous", true}};
+  };
+  Json inputs = Json::array({tensor("q", "f32", "torch.float32", Json::array({"batch", "seq_q", "head_dim"})),
+                             tensor("k", "f32", "torch.float32", Json::array({"batch", "seq_k", "head_dim"})),
+                             tensor("v", "f32", "torch.float32", Json::array({"batch", "seq_k", "head_dim"}))});
+  if (a.mask == ir::AttentionMask::tensor)
+    inputs.push_back(tensor("mask", "bool", "torch.bool", Json::array({"seq_q", "seq_k"})));
+  return Json{
+      {"kernel", k.name},
+      {"hash", hash},
+      {"arch", str(name_of(k.arch.value))},
+      {"op", "attention"},
+      {"problem", Json{{"batch", a.batch}, {"seq_q", a.seq_q}, {"seq_k", a.seq_k}, {"head_dim", a.head_dim},
+                       {"scale", a.scale}, {"mask", str(name_of(a.mask))}}},
+      {"params", "ucutlass_attention_params"},
+      {"inputs", inputs},
+      {"output", tensor("o", "f32", "torch.float32", Json::array({"batch", "seq_q", "head_dim"}))},
+      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
+                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
+                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
+                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+}
+
 Json signature(const ir::GemmKernel& k, const std::string& hash) {
   if (k.is_rows()) return row_signature(k, hash);
+  if (k.is_attention()) return attention_signature(k, hash);
   if (k.is_conv()) return conv_signature(k, hash);
   if (k.is_grouped()) return grouped_signature(k, hash);
   const bool batched = k.batch.value != 1;
@@ -307,6 +335,9 @@ Json signature(const ir::GemmKernel& k, const std::string& hash) {
 }
 
 Json settings(const ir::GemmKernel& k) {
+  if (k.is_attention())
+    return Json{{"attention", Json{{"block_q", k.attention_levers.block_q.value},
+                                   {"block_k", k.attention_levers.block_k.value}}}};
   if (k.is_rows())
     return Json{{"rows", Json{{"access", k.row_levers.access.value},
                               {"threads", k.row_levers.threads.value},

@@ -210,13 +210,13 @@ std::vector<SplitFormat> formats(const ir::Program& p) {
 
 bool program_has_tf32_split(const ir::Program& p) {
   for (const ir::GemmKernel& k : p.kernels)
-    if (!k.is_rows() && k.math.value == ir::MathPath::tf32 && k.a.value == ir::DType::f32) return true;
+    if (!k.is_rows() && !k.is_attention() && k.math.value == ir::MathPath::tf32 && k.a.value == ir::DType::f32) return true;
   return false;
 }
 
 bool program_has_bf16_split(const ir::Program& p) {
   for (const ir::GemmKernel& k : p.kernels)
-    if (!k.is_rows() && k.math.value == ir::MathPath::tensor_op && k.a.value == ir::DType::bf16 &&
+    if (!k.is_rows() && !k.is_attention() && k.math.value == ir::MathPath::tensor_op && k.a.value == ir::DType::bf16 &&
         k.d.value == ir::DType::f32)
       return true;
   return false;

@@ -68,8 +68,25 @@ std::string row_canonical_text(const GemmKernel& k) {
   return s;
 }
 
+// An attention kernel: its problem, mask, scale and levers.
+std::string attention_canonical_text(const GemmKernel& k) {
+  const AttentionProblem& a = *k.attention;
+  std::string s = "kernel " + k.name + " = attention(batch=" + std::to_string(a.batch) + ",seq_q=" +
+                  std::to_string(a.seq_q) + ",seq_k=" + std::to_string(a.seq_k) + ",head_dim=" +
+                  std::to_string(a.head_dim) + ")\n";
+  auto line = [&](const std::string& key, const std::string& value) { s += "  " + key + "=" + value + "\n"; };
+  line("scale", num(a.scale));
+  line("mask", std::string(name_of(a.mask)));
+  line("arch", std::string(name_of(k.arch.value)));
+  line("types", std::string(name_of(k.a.value)) + "," + std::string(name_of(k.d.value)));
+  line("attention", "block_q=" + std::to_string(k.attention_levers.block_q.value) +
+                        ",block_k=" + std::to_string(k.attention_levers.block_k.value));
+  return s;
+}
+
 std::string canonical_text(const GemmKernel& k) {
   if (k.is_rows()) return row_canonical_text(k);
+  if (k.is_attention()) return attention_canonical_text(k);
   std::string s = "kernel " + k.name + " = " + (k.is_gemv() ? "gemv" : "gemm") + "(m=" + std::to_string(k.m.value) + ",n=" +
                   std::to_string(k.n.value) + ",k=" + std::to_string(k.k.value) +
                   ",batch=" + std::to_string(k.batch.value) +

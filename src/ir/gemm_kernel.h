@@ -12,6 +12,7 @@
 
 #include "ir/conv_problem.h"
 #include "ir/pipeline.h"
+#include "ir/attention_problem.h"
 #include "ir/row_problem.h"
 #include "ir/types.h"
 #include "support/source_file.h"
@@ -144,11 +145,18 @@ struct GemmKernel {
   std::optional<RowProblem> rows;
   RowLevers row_levers;
 
+  // Set for attention kernels (attention(batch, seq_q, seq_k, head_dim, ...): attention_problem.h): our
+  // fused kernel; m = batch x seq_q, n = head_dim, k = seq_k. Only with_arch, with_types (a = f32, d = f32)
+  // and with_attention(...) apply (validate_attention.h).
+  std::optional<AttentionProblem> attention;
+  AttentionLevers attention_levers;
+
   static constexpr int kMaxExtras = 8;
 
   bool is_conv() const { return conv.has_value(); }
   bool is_gemv() const { return gemv; }
   bool is_rows() const { return rows.has_value(); }
+  bool is_attention() const { return attention.has_value(); }
   bool swaps_operands() const { return operand_swap.value == OperandSwap::on; }
   bool is_grouped() const { return groups.has_value(); }
   bool has_source() const { return c.value != DType::void_; }

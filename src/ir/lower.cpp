@@ -36,6 +36,7 @@ const std::vector<std::pair<std::string, std::string>>& chain_settings() {
       {"with_operand_swap", "with_operand_swap(on | off | auto)"},
       {"with_gemv", "with_gemv(access = 4, threads_per_row = 16, threads = 128)"},
       {"with_rows", "with_rows(access = 4, threads = 512, items = 8, splits = 1)"},
+      {"with_attention", "with_attention(block_q = 64, block_k = 64)"},
       {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6), custom(\"x * s\", s = scalar))"},
   };
   return s;
@@ -188,15 +189,17 @@ class KernelLowering {
     if (is_conv_operation(op.name)) return lower_conv(op);
     if (op.name == "gemv") return lower_gemv(op);
     if (auto row_op = parse_enum<RowOp>(op.name)) return lower_rows(op, *row_op);
+    if (op.name == "attention") return lower_attention(op);
     if (op.name != "gemm") {
       std::vector<std::string> names = {"gemm", "gemv", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
-                                        "conv_transpose2d", "conv_transpose3d"};
+                                        "conv_transpose2d", "conv_transpose3d", "attention"};
       for (const std::string& n : all_names<RowOp>()) names.push_back(n);
       std::string guess = closest_name(op.name, names);
       error(op.name_span, "unknown operation '" + op.name + "'",
             "gemm(m = ..., n = ..., k = ..., batch = ... | groups = ...), gemv(m = ..., k = ..., batch = ...), "
             "conv1d(...), conv2d(...), conv3d(...), conv_transpose1d(...), conv_transpose2d(...), "
-            "conv_transpose3d(...), or a row kernel " + join_names(all_names<RowOp>()) + "(rows = ..., length = ...)",
+            "conv_transpose3d(...), attention(batch = ..., seq_q = ..., seq_k = ..., head_dim = ...), or a row "
+            "kernel " + join_names(all_names<RowOp>()) + "(rows = ..., length = ...)",
             guess.empty() ? "" : "did you mean '" + guess + "'?");
       return;
     }
@@ -255,6 +258,42 @@ class KernelLowering {
     k_.rows = r;
   }
 
+  // An attention kernel (attention_problem.h): batch, seq_q, seq_k and head_dim are required and fixed;
+  // scale defaults to 1 / sqrt(head_dim), mask to none.
+  void lower_attention(const Call& op) {
+    AttentionProblem a;
+    bool given[4] = {false, false, false, false};
+    named_args(op.args, op.name, {"batch", "seq_q", "seq_k", "head_dim", "scale", "mask"},
+               [&](const std::string& name, const Expr& e) {
+                 int64_t v = 0;
+                 if (name == "scale") {
+                   a.scale_span = e.span;
+                   real_value(e, "attention scale", a.scale);
+                 } else if (name == "mask") {
+                   a.mask_span = e.span;
+                   enum_value(e, "attention mask", a.mask);
+                 } else if (int_value(e, "attention " + name, 1, 2147483647, v)) {
+                   const int slot = name == "batch" ? 0 : name == "seq_q" ? 1 : name == "seq_k" ? 2 : 3;
+                   int64_t* field[4] = {&a.batch, &a.seq_q, &a.seq_k, &a.head_dim};
+                   Span* span[4] = {&a.batch_span, &a.seq_q_span, &a.seq_k_span, &a.head_dim_span};
+                   *field[slot] = v;
+                   *span[slot] = e.span;
+                   given[slot] = true;
+                 }
+               });
+    const char* names[4] = {"batch", "seq_q", "seq_k", "head_dim"};
+    for (int i = 0; i < 4; ++i)
+      if (!given[i])
+        error(op.span, std::string("attention needs ") + names[i] + " = ... (fixed)",
+              "attention(batch = ..., seq_q = ..., seq_k = ..., head_dim = ..., scale = ..., mask = none | causal | tensor)");
+    for (Span* s : {&a.scale_span, &a.mask_span})
+      if (*s == Span{}) *s = op.name_span;
+    k_.m = {a.batch * a.seq_q, a.seq_q_span};
+    k_.n = {a.head_dim, a.head_dim_span};
+    k_.k = {a.seq_k, a.seq_k_span};
+    k_.attention = a;
+  }
+
   void lower_extents(const Call& op, const std::vector<std::string>& allowed) {
     // Extents beyond 2^31 - 1 overflow CUTLASS's int problem shape.
     constexpr int64_t kMaxExtent = 2147483647;
@@ -299,6 +338,7 @@ class KernelLowering {
         {"with_raster", &KernelLowering::with_raster},     {"with_scheduler", &KernelLowering::with_scheduler},
         {"with_epilogue", &KernelLowering::with_epilogue}, {"with_operand_swap", &KernelLowering::with_operand_swap},
         {"with_gemv", &KernelLowering::with_gemv},         {"with_rows", &KernelLowering::with_rows},
+        {"with_attention", &KernelLowering::with_attention},
     };
     auto it = handlers.find(c.name);
     if (it == handlers.end()) {
@@ -426,6 +466,26 @@ class KernelLowering {
       }
       int64_t v = 0;
       if (int_value(e, "with_rows " + n, 1, 4096, v)) set(s, static_cast<int>(v), e.span);
+    });
+  }
+
+  // Each lever a count or `auto`; which ones the kernel is built for is judged by validate_attention.
+  void with_attention(const Call& c) {
+    if (!k_.attention) {
+      error(c.name_span, "with_attention applies to attention kernels only",
+            "attention(batch = ..., seq_q = ..., seq_k = ..., head_dim = ...).with_attention(...)");
+      return;
+    }
+    AttentionLevers& l = k_.attention_levers;
+    l.block_q.span = l.block_k.span = c.span;
+    named_args(c.args, "with_attention", {"block_q", "block_k"}, [&](const std::string& n, const Expr& e) {
+      Setting<int>& s = n == "block_q" ? l.block_q : l.block_k;
+      if (is_auto(e)) {
+        s.span = e.span;
+        return;
+      }
+      int64_t v = 0;
+      if (int_value(e, "with_attention " + n, 1, 1024, v)) set(s, static_cast<int>(v), e.span);
     });
   }
 
@@ -971,6 +1031,7 @@ class KernelLowering {
     fix(k_.alpha); fix(k_.beta); fix(k_.operand_swap);
     fix(k_.gemv_levers.access); fix(k_.gemv_levers.threads_per_row); fix(k_.gemv_levers.threads);
     fix(k_.row_levers.access); fix(k_.row_levers.threads); fix(k_.row_levers.items); fix(k_.row_levers.splits);
+    fix(k_.attention_levers.block_q); fix(k_.attention_levers.block_k);
     for (Extent* e : {&k_.m, &k_.n, &k_.k, &k_.batch})
       if (e->span == Span{}) e->span = decl_.op.name_span;
   }
@@ -988,7 +1049,7 @@ class KernelLowering {
 void check_sm90_conv_alone(const Program& p, Diagnostics& diags) {
   const GemmKernel* gemm = nullptr;
   for (const GemmKernel& k : p.kernels)
-    if (!k.is_conv() && !k.is_rows() && !gemm) gemm = &k;
+    if (!k.is_conv() && !k.is_rows() && !k.is_attention() && !gemm) gemm = &k;
   if (!gemm) return;
   for (const GemmKernel& k : p.kernels) {
     // ucutlass's persistent kernel (an explicit cooperative or pingpong schedule) does not instantiate

@@ -173,9 +173,11 @@ class PipelineLowering {
     }
     // The pipeline's GEMM steps are checked on the GPU; a GEMV step (its x and y as [K, 1] and [M, 1]
     // intermediates) is not yet.
-    if (k.is_rows()) {
-      error(c.name_span, "kernel '" + k.name + "' is a row kernel (" + std::string(name_of(k.rows->op)) +
-                             "); pipelines run GEMM kernels",
+    if (k.is_rows() || k.is_attention()) {
+      error(c.name_span,
+            "kernel '" + k.name + "' is " +
+                (k.is_rows() ? "a row kernel (" + std::string(name_of(k.rows->op)) + ")" : std::string("an attention kernel")) +
+                "; pipelines run GEMM kernels",
             "a gemm(...) kernel");
       return;
     }

@@ -7,6 +7,7 @@
 #include "ir/validate_conv.h"
 #include "ir/validate_depthwise.h"
 #include "ir/validate_gemv.h"
+#include "ir/validate_attention.h"
 #include "ir/validate_rows.h"
 
 namespace ucutlass::ir {
@@ -262,6 +263,7 @@ int natural_alignment(DType t, int64_t contiguous_extent) {
 
 void resolve_auto(GemmKernel& k) {
   if (k.is_rows()) return resolve_rows(k);
+  if (k.is_attention()) return resolve_attention(k);
   resolve_types(k);
   if (k.is_gemv()) return resolve_gemv(k);
   resolve_operand_swap(k);

@@ -77,6 +77,10 @@ enum class ReduceOp { sum, max };
 // write a row-shaped output; the rest one value per row.
 enum class RowOp { softmax, log_softmax, layernorm, groupnorm, logsumexp, sum, mean, max, argmax };
 
+// Which keys an attention kernel (attention_problem.h) masks: none; causal (key j for query i when
+// j > i); or those a [seq_q, seq_k] bool tensor marks.
+enum class AttentionMask { none, causal, tensor };
+
 // Functions of the epilogue expression language (custom steps); each has a
 // fixed arity range (epilogue_fn_arity).
 enum class EpiFn {

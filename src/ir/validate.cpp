@@ -7,6 +7,7 @@
 #include "ir/operand_swap.h"
 #include "ir/validate_conv.h"
 #include "ir/validate_gemv.h"
+#include "ir/validate_attention.h"
 #include "ir/validate_rows.h"
 #include "ir/validate_grouped.h"
 #include "support/did_you_mean.h"
@@ -562,6 +563,7 @@ int epilogue_smem_bytes(const GemmKernel& k) {
 bool validate(const GemmKernel& k, Diagnostics& diags) {
   if (k.is_gemv()) return validate_gemv(k, diags);  // CUTLASS's Gemv: rules of its own (validate_gemv.h)
   if (k.is_rows()) return validate_rows(k, diags);  // our row kernel (validate_rows.h)
+  if (k.is_attention()) return validate_attention(k, diags);  // our fused attention (validate_attention.h)
   if (!check_operand_swap(k, diags)) return false;
   if (k.swaps_operands()) return Validator(transposed(k), diags, kOperandSwapNote).run();
   return Validator(k, diags).run();

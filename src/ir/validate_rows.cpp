@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "ir/gemm_settings_check.h"
+
 namespace ucutlass::ir {
 
 namespace {
@@ -36,32 +38,9 @@ class RowValidator {
     d_.error(s, std::move(msg), std::move(legal), std::move(hint));
   }
 
-  // The settings of GEMMs mean nothing to a row kernel; saying one is a mistake worth naming.
-  template <class T>
-  void foreign(const Setting<T>& s, const char* setting) {
-    if (!s.is_auto)
-      error(s.span, std::string(setting) + " does not apply to a row kernel (" + std::string(name_of(r_.op)) +
-                        " has no matrix product)",
-            kRowSettings, "the row kernel's levers are with_rows(access, threads, items, splits)");
-  }
-
   void check_foreign_settings() {
-    foreign(k_.tile, "with_tile");
-    foreign(k_.cluster, "with_cluster");
-    foreign(k_.warps, "with_warps");
-    foreign(k_.schedule, "with_schedule");
-    if (k_.schedule.is_auto) foreign(k_.epilogue_schedule, "with_schedule");
-    foreign(k_.stages, "with_stages");
-    foreign(k_.raster, "with_raster");
-    foreign(k_.scheduler, "with_scheduler");
-    foreign(k_.operand_swap, "with_operand_swap");
-    foreign(k_.align_a, "with_alignment");
-    foreign(k_.align_b, "with_alignment");
-    foreign(k_.align_c, "with_alignment");
-    foreign(k_.layout_a, "with_layouts");
-    foreign(k_.layout_b, "with_layouts");
-    foreign(k_.layout_c, "with_layouts");
-    foreign(k_.math, "with_math");
+    reject_gemm_settings(k_, d_, "a row kernel (" + std::string(name_of(r_.op)) + " has no matrix product)",
+                         kRowSettings, "the row kernel's levers are with_rows(access, threads, items, splits)");
     for (const EpilogueStep& s : k_.epilogue)
       error(s.span, "row kernels have no epilogue: " + std::string(name_of(r_.op)) + " is the whole kernel",
             kRowSettings, "apply element-wise steps after the kernel");

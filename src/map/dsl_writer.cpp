@@ -91,6 +91,20 @@ std::string rows_dsl(const GemmMatch& m, const KernelConfig& c) {
   return o.str();
 }
 
+// An attention kernel: its problem, scale and mask, f32 in and out, the levers.
+std::string attention_dsl(const GemmMatch& m, const KernelConfig& c) {
+  const AttentionSpec& a = *m.attention;
+  std::ostringstream o;
+  o << "kernel " << m.name << " = attention(batch = " << a.batch << ", seq_q = " << a.seq_q << ", seq_k = " << a.seq_k
+    << ", head_dim = " << a.head_dim << ", scale = " << dsl_number(a.scale)
+    << ", mask = " << (a.mask >= 0 ? "tensor" : a.causal ? "causal" : "none") << ")\n";
+  o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
+  o << "  .with_types(a = f32, d = f32)\n";
+  auto lever = [](int v) { return v > 0 ? std::to_string(v) : std::string("auto"); };
+  o << "  .with_attention(block_q = " << lever(c.attention_block_q) << ", block_k = " << lever(c.attention_block_k) << ")";
+  return o.str();
+}
+
 }  // namespace
 
 std::string dsl_number(double v) {
@@ -117,6 +131,10 @@ std::string dsl_number(double v) {
 
 std::string KernelConfig::summary() const {
   std::ostringstream o;
+  if (attention) {
+    o << ir::name_of(arch) << " attention block_q " << attention_block_q << " block_k " << attention_block_k;
+    return o.str();
+  }
   if (rows) {
     o << ir::name_of(arch) << " rows access " << row_access << " threads " << row_threads << " items " << row_items
       << " splits " << row_splits;
@@ -148,6 +166,7 @@ std::string KernelConfig::summary() const {
 
 std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
   if (given.rows) return rows_dsl(given, c);
+  if (given.attention) return attention_dsl(given, c);
   const GemmMatch m = as_run(given, c);
   const FusedEpilogue f = fusable_prefix(m, c.arch, c.gemv);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));

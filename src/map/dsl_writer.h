@@ -64,6 +64,9 @@ struct KernelConfig {
   // knob above is then unused.
   bool rows = false;
   int row_access = 0, row_threads = 0, row_items = 0, row_splits = 0;
+  // An attention anchor's kernel (GemmMatch::attention, ir/attention_problem.h), 0 = auto.
+  bool attention = false;
+  int attention_block_q = 0, attention_block_k = 0;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

@@ -284,6 +284,12 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
 namespace ucutlass::map {
 
 std::string describe(const GemmMatch& m) {
+  if (m.attention) {
+    const AttentionSpec& a = *m.attention;
+    return m.name + " " + m.anchor_op + " attention batch=" + std::to_string(a.batch) + " seq_q=" +
+           std::to_string(a.seq_q) + " seq_k=" + std::to_string(a.seq_k) + " head_dim=" + std::to_string(a.head_dim) +
+           (a.mask >= 0 ? " mask=tensor" : a.causal ? " mask=causal" : "") + " nodes=" + std::to_string(a.nodes.size());
+  }
   if (m.rows)
     return m.name + " " + m.anchor_op + " " + std::string(ir::name_of(m.rows->op)) + " rows=" +
            std::to_string(m.rows->rows) + " length=" + std::to_string(m.rows->length) + " " + graph::dtype_name(m.in) +

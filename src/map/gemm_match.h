@@ -105,6 +105,17 @@ struct RowSpec {
   double eps = 1e-5;
 };
 
+// A fused attention anchor (map/attention_match.h): softmax(scale Q K^T [masked]) V over the
+// [batch..., seq, head_dim] tensors q, k, v, run by an attention kernel (ir/attention_problem.h).
+struct AttentionSpec {
+  int q = -1, k = -1, v = -1;
+  int mask = -1;        // a bool [seq_q, seq_k] tensor (masked_fill / attn_mask semantics), else -1
+  bool causal = false;  // sdpa's is_causal
+  int64_t batch = 0, seq_q = 0, seq_k = 0, head_dim = 0;
+  double scale = 0;
+  std::vector<int> nodes;  // every graph node the kernel replaces, the last one producing the output
+};
+
 struct GemmMatch {
   std::string name;  // kernel name in the DSL program: gemm0, gemm1, ...
   int anchor = -1;   // the GEMM node
@@ -118,6 +129,7 @@ struct GemmMatch {
   std::vector<ChainStep> chain;
   std::optional<ConvSpec> conv;  // set for a convolution anchor: the kernel is a conv of the DSL
   std::optional<RowSpec> rows;   // set for a row anchor (map/row_match.h): named row0, row1, ...
+  std::optional<AttentionSpec> attention;  // set for an attention anchor (map/attention_match.h): attn0, ...
 };
 
 struct MatchReport {

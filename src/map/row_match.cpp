@@ -1,6 +1,9 @@
 #include "map/row_match.h"
 
+#include <set>
+
 #include "graph/node_args.h"
+#include "map/attention_match.h"
 
 namespace ucutlass::map {
 
@@ -136,9 +139,27 @@ class RowMatcher {
 
 MatchReport match_rows(const OpGraph& g) { return RowMatcher(g).run(); }
 
-MatchReport match_problem(OpGraph& g) {
-  MatchReport r = match_gemms_or_attention(g);
-  return r.gemms.empty() ? match_rows(g) : r;
+MatchReport match_problem(OpGraph& g, bool fused_attention) {
+  MatchReport attention = fused_attention ? match_attention(g) : MatchReport{};
+  if (attention.gemms.empty()) {
+    MatchReport r = match_gemms_or_attention(g);
+    return r.gemms.empty() ? match_rows(g) : r;
+  }
+  // The GEMMs an attention kernel replaces (the explicit form's two matmuls) are not kernels of their own.
+  std::set<int> inside;
+  for (const GemmMatch& m : attention.gemms) inside.insert(m.attention->nodes.begin(), m.attention->nodes.end());
+  MatchReport r = match_gemms(g);
+  for (GemmMatch& m : r.gemms) {
+    if (inside.count(m.anchor)) continue;
+    for (size_t i = 0; i < m.chain.size(); ++i)
+      if (inside.count(m.chain[i].node)) {
+        m.chain.resize(i);
+        break;
+      }
+    attention.gemms.push_back(std::move(m));
+  }
+  attention.notes.insert(attention.notes.end(), r.notes.begin(), r.notes.end());
+  return attention;
 }
 
 }  // namespace ucutlass::map

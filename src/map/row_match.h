@@ -19,8 +19,10 @@ namespace ucutlass::map {
 
 MatchReport match_rows(const graph::OpGraph& g);
 
-// What `ucutlass optimize` maps in a problem: its GEMMs and convolutions (match_gemms_or_attention),
-// or, when it has none, its row anchors.
-MatchReport match_problem(graph::OpGraph& g);
+// What `ucutlass optimize` maps in a problem: with `fused_attention` (the tolerance allows bf16
+// operands) its attentions as attention kernels (map/attention_match.h) and the GEMMs and convolutions
+// outside them; else its GEMMs and convolutions (match_gemms_or_attention); with none of those, its row
+// anchors.
+MatchReport match_problem(graph::OpGraph& g, bool fused_attention = false);
 
 }  // namespace ucutlass::map

@@ -260,6 +260,26 @@ std::vector<KernelConfig> enumerate_row_configs(const map::GemmMatch& m) {
   return out;
 }
 
+bool fused_attention_allowed(sol::ToleranceProfile tolerance) {
+  for (const MathChoice& c : allowed_math_paths(graph::DType::f32, tolerance))
+    if (c.bf16_operands && !c.k_stack3) return true;
+  return false;
+}
+
+std::vector<KernelConfig> enumerate_attention_configs(const map::GemmMatch& m) {
+  std::vector<KernelConfig> out;
+  if (!m.attention) return out;
+  for (int block_q : {64, 128})
+    for (int block_k : {64, 32}) {
+      KernelConfig c;
+      c.attention = true;
+      c.attention_block_q = block_q;
+      c.attention_block_k = block_k;
+      out.push_back(c);
+    }
+  return out;
+}
+
 std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceProfile tolerance,
                                         const sol::GpuProfile& gpu, SpaceStats* stats) {
   SpaceStats local;
@@ -270,6 +290,10 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
   if (m.rows) {
     // A row kernel computes in f32 whatever the tolerance: one space, its levers.
     spaces.emplace_back(MathChoice{Arch::sm90a, MathPath::tensor_op}, enumerate_row_configs(m));
+  } else if (m.attention) {
+    // Q, K and V rounded to bf16: only where the tolerance allows bf16 operands.
+    if (fused_attention_allowed(tolerance))
+      spaces.emplace_back(MathChoice{Arch::sm90a, MathPath::tensor_op}, enumerate_attention_configs(m));
   } else {
     for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k))
       spaces.emplace_back(path, enumerate_configs(m, path));
@@ -309,7 +333,7 @@ namespace {
 auto family(const KernelConfig& c) {
   return std::make_tuple(static_cast<int>(c.arch), static_cast<int>(c.math), c.k_stack3, c.bf16_operands, static_cast<int>(c.form),
                          c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap, c.gemv, c.row_threads,
-                         c.row_splits);
+                         c.row_splits, c.attention_block_q, c.attention_block_k);
 }
 
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
@@ -331,6 +355,8 @@ int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   d += a.row_access != b.row_access;
   d += a.row_threads != b.row_threads;
   d += a.row_splits != b.row_splits;
+  d += a.attention_block_q != b.attention_block_q;
+  d += a.attention_block_k != b.attention_block_k;
   return d;
 }
 

@@ -74,6 +74,14 @@ std::vector<map::KernelConfig> enumerate_gemv_configs(const map::GemmMatch& m);
 // times as many (while a chunk still spans the CTA), each with the items its chunk needs.
 std::vector<map::KernelConfig> enumerate_row_configs(const map::GemmMatch& m);
 
+// Whether the tolerance allows an attention kernel, whose Q, K and V are rounded to bf16: where f32
+// operands may be rounded to bf16 once (kernelbench-v0.1).
+bool fused_attention_allowed(sol::ToleranceProfile tolerance);
+
+// Attention kernel configurations of an attention anchor (GemmMatch::attention; none otherwise):
+// block_q 64 and 128 x block_k 64 and 32.
+std::vector<map::KernelConfig> enumerate_attention_configs(const map::GemmMatch& m);
+
 // The first `count` candidates to try: the best estimate per (math, tile,
 // scheduler) family, so a first batch is not ten rasters of one kernel.
 std::vector<const Candidate*> diverse_top(const std::vector<Candidate>& ranked, size_t count);

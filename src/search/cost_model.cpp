@@ -186,6 +186,29 @@ Estimate estimate_rows(const map::GemmMatch& m, const map::KernelConfig& c, cons
   return e;
 }
 
+// Attention kernels (ir/attention_problem.h) multiply on bf16 tensor cores through mma.sync, which
+// reaches a fraction of the wgmma rate the profile gives (kAttentionMmaFraction, a guess until the first
+// GPU campaign measures it); a causal mask halves the work (a mask tensor's pattern is not known here:
+// priced as full). Q, K and V are read once from DRAM (K and V again from L2) and O written once.
+constexpr double kAttentionMmaFraction = 0.35;
+
+Estimate estimate_attention(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
+  Estimate e;
+  const map::AttentionSpec& a = *m.attention;
+  const double flops = 4.0 * a.batch * a.seq_q * a.seq_k * a.head_dim * (a.causal ? 0.5 : 1.0);
+  // Fewer queries per CTA re-read K and V more often; short key blocks pay the softmax bookkeeping more.
+  const double shape = (c.attention_block_q == 128 ? 1.0 : 0.95) * (c.attention_block_k == 32 ? 0.9 : 1.0);
+  e.shape_efficiency = shape;
+  e.t_math = flops / (sol::realistic_flops(gpu, sol::MathPath::bf16).value * kAttentionMmaFraction * shape);
+  const double bytes = 4.0 * a.batch * a.head_dim * (2.0 * a.seq_q + 2.0 * a.seq_k);
+  e.t_memory = bytes / sol::realistic_dram_bandwidth(gpu);
+  e.ctas = a.batch * ((a.seq_q + c.attention_block_q - 1) / std::max(c.attention_block_q, 1));
+  e.t_overhead = kLaunchSeconds;
+  e.seconds = std::max(e.t_math, e.t_memory) + e.t_overhead;
+  e.note = e.t_math >= e.t_memory ? "math-bound" : "memory-bound";
+  return e;
+}
+
 }  // namespace
 
 sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
@@ -204,6 +227,7 @@ sol::MathPath rate_path(ir::MathPath math, graph::DType in) {
 Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
   if (c.gemv) return estimate_gemv(given, c, gpu);
   if (given.rows) return estimate_rows(given, c, gpu);
+  if (given.attention) return estimate_attention(given, c, gpu);
   // A sub-pixel conv is priced as the fprop it runs plus its pixel shuffle below.
   const map::GemmMatch m = map::as_run(given, c);
   Estimate e;
@@ -336,6 +360,9 @@ double unmapped_ops_seconds(const graph::OpGraph& g, const std::vector<map::Gemm
     if (m.anchor >= 0 && static_cast<size_t>(m.anchor) < covered.size()) covered[m.anchor] = true;
     for (const map::ChainStep& step : m.chain)
       if (step.node >= 0 && static_cast<size_t>(step.node) < covered.size()) covered[step.node] = true;
+    if (m.attention)
+      for (int node : m.attention->nodes)
+        if (node >= 0 && static_cast<size_t>(node) < covered.size()) covered[node] = true;
   }
   const double bw = sol::realistic_dram_bandwidth(gpu);
   double seconds = 0;

@@ -192,6 +192,11 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
     fused.push_back(map::fusable_prefix(m, in.configs[i].arch, in.configs[i].gemv));
     int last = m.anchor;
     covered[m.anchor] = true;
+    if (m.attention)
+      for (int node : m.attention->nodes) {
+        covered[node] = true;
+        last = std::max(last, node);
+      }
     for (size_t s = 0; s < fused.back().steps; ++s) {
       covered[m.chain[s].node] = true;
       last = std::max(last, m.chain[s].node);
@@ -202,13 +207,23 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   const std::set<int> channels_last = channels_last_tensors(g, in.gemms, fused);
   std::ostringstream f;
   const size_t row_kernels = std::count_if(in.gemms.begin(), in.gemms.end(), [](const map::GemmMatch& m) { return m.rows.has_value(); });
+  const size_t attention_kernels =
+      std::count_if(in.gemms.begin(), in.gemms.end(), [](const map::GemmMatch& m) { return m.attention.has_value(); });
+  const size_t cutlass_kernels = in.gemms.size() - row_kernels - attention_kernels;
   f << "# ucutlass solution for " << g.problem_name << ": program " << in.hash << ", ";
-  if (row_kernels == 0) f << in.gemms.size() << " CUTLASS kernel(s).\n";
+  if (row_kernels == 0 && attention_kernels == 0) f << in.gemms.size() << " CUTLASS kernel(s).\n";
   else if (row_kernels == in.gemms.size()) f << row_kernels << " row kernel(s) (ucutlass's runtime).\n";
-  else f << in.gemms.size() - row_kernels << " CUTLASS kernel(s), " << row_kernels << " row kernel(s).\n";
+  else {
+    // The kinds it has, in that order: "1 CUTLASS kernel(s), 1 attention kernel(s)."
+    std::string kinds;
+    for (const auto& [count, kind] : {std::pair{cutlass_kernels, "CUTLASS"}, std::pair{attention_kernels, "attention"},
+                                      std::pair{row_kernels, "row"}})
+      if (count > 0) kinds += (kinds.empty() ? "" : ", ") + std::to_string(count) + " " + kind + " kernel(s)";
+    f << kinds << ".\n";
+  }
   for (size_t i = 0; i < in.gemms.size(); ++i)
     f << "#   " << map::describe(in.gemms[i]) << "\n#     " << in.configs[i].summary()
-      << (in.gemms[i].rows ? std::string()
+      << (in.gemms[i].rows || in.gemms[i].attention ? std::string()
                            : ", fused " + std::to_string(fused[i].steps) + " of " + std::to_string(in.gemms[i].chain.size()) +
                                  " epilogue step(s)")
       << "\n"
@@ -296,6 +311,16 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const map::FusedEpilogue& fe = fused[k];
       if (m.conv) {
         f << conv_forward_lines(g, m, fe, c.k_stack3, c.bf16_operands);
+        continue;
+      }
+      if (m.attention) {
+        // The kernel reads q, k, v as [batch, seq, head_dim] f32 and writes o in q's shape.
+        const map::AttentionSpec& a = *m.attention;
+        std::string call = "_ucutlass." + m.name + "(" + var(g, a.q) + ".contiguous(), " + var(g, a.k) + ".contiguous(), " +
+                           var(g, a.v) + ".contiguous()";
+        if (a.mask >= 0) call += ", " + var(g, a.mask) + ".reshape(" + std::to_string(a.seq_q) + ", " + std::to_string(a.seq_k) + ").contiguous()";
+        f << "        # " << n.id << " " << m.anchor_op << ": attention kernel " << m.name << " (" << a.nodes.size() << " node(s))\n";
+        f << "        " << var(g, m.output) << " = " << call << ")\n";
         continue;
       }
       if (m.rows) {

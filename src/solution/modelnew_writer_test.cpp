@@ -29,13 +29,14 @@ std::string read_text(const std::string& path) {
 
 using sol::testing::h200;
 
-// The solution of each GEMM's best-ranked honest (non-speculative) candidate that `keep` accepts.
-SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g,
-                            const std::function<bool(const map::KernelConfig&)>& keep = {}) {
+// The solution of each GEMM's best-ranked honest (non-speculative) candidate that `keep` accepts, mapped
+// as `optimize` maps (`fused_attention`: attention kernels where the tolerance allows them).
+SolutionFiles best_solution_mapped(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g, bool fused_attention,
+                                   const std::function<bool(const map::KernelConfig&)>& keep = {}) {
   std::string err;
   EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + fixture + ".json", g, &err))
       << err;
-  map::MatchReport r = map::match_problem(*g);  // as `optimize` matches
+  map::MatchReport r = map::match_problem(*g, fused_attention);  // as `optimize` matches
   const std::vector<std::vector<search::Candidate>> lists = search::candidate_lists(*g, tol, h200(), r);
   std::vector<map::KernelConfig> configs;
   for (const auto& list : lists)
@@ -46,6 +47,11 @@ SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile to
       }
   const std::string problem = read_text(std::string(UCUTLASS_SOURCE_DIR) + "/" + g->problem_file);
   return make_solution(problem, *g, r.gemms, configs, "/opt/cutlass");
+}
+
+SolutionFiles best_solution(const std::string& fixture, sol::ToleranceProfile tol, graph::OpGraph* g,
+                            const std::function<bool(const map::KernelConfig&)>& keep = {}) {
+  return best_solution_mapped(fixture, tol, g, search::fused_attention_allowed(tol), keep);
 }
 
 // `fp32`: the problem's outputs are f32, so the checker also applies KernelBench's fp32 -> fp16 rule.
@@ -80,9 +86,11 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
       {"level2_004_gemm_sigmoid_residual", sol::ToleranceProfile::kernelbench_v01, 1},
       {"level2_010_gemm_softmax", sol::ToleranceProfile::kernelbench_v01, 1},
       {"level3_001_mlp_3layer", sol::ToleranceProfile::kernelbench_v01, 3},
-      {"level3_003_attention_sdpa", sol::ToleranceProfile::kernelbench_v01, 2},  // decomposed (graph/decompose_attention.h)
-      {"level3_004_attention_causal_explicit", sol::ToleranceProfile::kernelbench_v01, 2},
-      {"level3_005_transformer_block", sol::ToleranceProfile::kernelbench_v01, 4},
+      {"level3_003_attention_sdpa", sol::ToleranceProfile::kernelbench, 2},  // decomposed (graph/decompose_attention.h)
+      {"level3_003_attention_sdpa", sol::ToleranceProfile::kernelbench_v01, 1},  // one attention kernel
+      {"level3_004_attention_causal_explicit", sol::ToleranceProfile::kernelbench, 2},
+      {"level3_004_attention_causal_explicit", sol::ToleranceProfile::kernelbench_v01, 1},
+      {"level3_005_transformer_block", sol::ToleranceProfile::kernelbench_v01, 5},
       {"level3_008_mlp_bf16_weights", sol::ToleranceProfile::kernelbench, 2},
       {"level1_019_conv2d_3x3", sol::ToleranceProfile::kernelbench_v01, 1},
       {"level1_016_gemv", sol::ToleranceProfile::kernelbench, 1},              // sm80 SIMT Gemv
@@ -289,6 +297,24 @@ TEST(ModelNewWriter, RowKernelsTakeTheProblemsTensorsAndGiveTheOutputsShape) {
   SolutionFiles kept = make_solution(problem, k, r.gemms, {c[0].config}, "/opt/cutlass");
   ASSERT_EQ(kept.error, "");
   EXPECT_NE(kept.modelnew.find("t1 = _ucutlass.row0(t0.contiguous()).reshape([16384, 1])"), std::string::npos) << kept.modelnew;
+}
+
+TEST(ModelNewWriter, AttentionIsOneCallOverTheProblemsTensors) {
+  // level3/004 under 1e-2: the six nodes from k's transpose to the last matmul are one kernel call, the
+  // registered mask buffer its mask; nothing is left to PyTorch.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level3_004_attention_causal_explicit", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.dsl.find("kernel attn0 = attention(batch = 128, seq_q = 2048, seq_k = 2048, head_dim = 64, scale = 0.125, "
+                       "mask = tensor)"),
+            std::string::npos)
+      << s.dsl;
+  EXPECT_NE(s.modelnew.find("        t9 = _ucutlass.attn0(t1.contiguous(), t2.contiguous(), t3.contiguous(), "
+                            "t0.reshape(2048, 2048).contiguous())\n"),
+            std::string::npos)
+      << s.modelnew;
+  EXPECT_EQ(s.modelnew.find("torch.ops.aten"), std::string::npos);
+  EXPECT_EQ(s.modelnew.find("__half"), std::string::npos);
 }
 
 TEST(ModelNewWriter, PythonValues) {

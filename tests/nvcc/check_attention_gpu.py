@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""The attention kernel (src/codegen/runtime/attention_kernels.hpp) on the GPU, two ways.
+
+Usage (GPU machine, from the repository root, after scripts/build):
+    python3 tests/nvcc/check_attention_gpu.py [--ucutlass BIN] [--out FILE]
+
+1. The runtime alone: tests/nvcc/attention_gpu.cu (instantiations, tails, masks, causal, an all-masked
+   row, against a float64 CPU reference from the bf16-rounded inputs), compiled with nvcc and run.
+2. The emitted code end to end: examples/26_attention.dsl built by `ucutlass build`, its torch binding
+   compiled, and each kernel compared with the PyTorch attention it stands for on the suite's shapes
+   (level3/003's sdpa, level3/004's explicit masked form) in float64, to the harness's kernelbench-v0.1
+   tolerance |o - ref| <= 1e-2 + 1e-2 |ref| (torch.rand inputs like the problems, and N(0, 1) ones), then
+   timed against the eager operation (CUDA-event medians).
+
+Writes bench/results/attention-<date>.json with provenance; exits 1 when anything fails.
+"""
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+REPO = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "bench"))
+sys.path.insert(0, str(REPO / "python"))
+import provenance  # noqa: E402
+import ucutlass_cli  # noqa: E402
+
+EXAMPLE = REPO / "examples" / "26_attention.dsl"
+
+
+def runtime_test(out_dir):
+    exe = pathlib.Path(out_dir) / "attention_gpu"
+    cmd = ["nvcc", "-std=c++17", "-O3", "-arch=sm_90a", "-o", str(exe), str(REPO / "tests/nvcc/attention_gpu.cu")]
+    build = subprocess.run(cmd, capture_output=True, text=True)
+    if build.returncode != 0:
+        print(build.stderr[-3000:])
+        return {"command": cmd, "built": False, "log": build.stderr[-3000:]}, False
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    lines = run.stdout.splitlines()
+    for line in lines:
+        print("runtime:", line)
+    fails = [line for line in lines if line.startswith("FAIL")]
+    passes = [line for line in lines if line.startswith("PASS")]
+    ok = run.returncode == 0 and not fails and bool(passes)
+    return {"command": cmd, "built": True, "returncode": run.returncode, "passed": len(passes), "failed": len(fails),
+            "lines": lines, "stderr": run.stderr[-2000:]}, ok
+
+
+def reference(torch, q, k, v, scale, mask):
+    """softmax(scale q k^T, masked at -inf) v in float64, one batch slice at a time (the scores of the
+    whole batch would take 4 GB)."""
+    out = torch.empty(q.shape, dtype=torch.float64, device=q.device)
+    qf, kf, vf, of = (t.reshape(-1, t.shape[-2], t.shape[-1]) for t in (q, k, v, out))
+    for b in range(qf.shape[0]):
+        s = (qf[b].double() @ kf[b].double().T) * scale
+        if mask is not None:
+            s = s.masked_fill(mask, float("-inf"))
+        of[b] = torch.softmax(s, -1) @ vf[b].double()
+    return out
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ucutlass", help="the ucutlass executable (default build/ucutlass)")
+    ap.add_argument("--out", help="result JSON (default bench/results/attention-<date>.json)")
+    args = ap.parse_args(argv)
+    started = provenance.now()
+    work = REPO / "build" / "attention-gpu"
+    work.mkdir(parents=True, exist_ok=True)
+    runtime, runtime_ok = runtime_test(work)
+
+    exe = ucutlass_cli.find_exe(args.ucutlass)
+    built = ucutlass_cli.build(exe, [EXAMPLE], 1, cache_dir=REPO / "build" / "kernel-cache")
+    if not all(r.get("ok") for r in built["results"]):
+        print(built["stderr_tail"])
+        return 1
+    import torch
+    import torch.nn.functional as F
+    from torch.utils import cpp_extension
+    from ucutlass_calibrate.measure import median_ms
+    os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
+    res = built["results"][0]
+    lib = pathlib.Path(res["library"])
+    torch_cpp = next(pathlib.Path(res["manifest"]).parent.glob("*_torch.cpp"))
+    mod = cpp_extension.load(name=f"ucutlass_attention_{lib.stem}", sources=[str(torch_cpp)], with_cuda=True,
+                             extra_ldflags=[str(lib), f"-Wl,-rpath,{lib.parent}"], verbose=False)
+    torch.manual_seed(0)
+    mask = torch.triu(torch.ones(2048, 2048, dtype=torch.bool, device="cuda"), diagonal=1)
+
+    def explicit(q, k, v):
+        s = torch.matmul(q, k.transpose(-2, -1)) / 8.0
+        return torch.matmul(torch.softmax(s.masked_fill(mask, float("-inf")), -1), v)
+
+    cases = [("sdpa", (16, 32, 1024, 128), 128 ** -0.5, None, lambda q, k, v: mod.sdpa(q, k, v),
+              lambda q, k, v: F.scaled_dot_product_attention(q, k, v)),
+             ("causal_explicit", (8, 16, 2048, 64), 0.125, mask, lambda q, k, v: mod.causal_explicit(q, k, v, mask),
+              explicit)]
+    results, timing = [], {}
+    for name, shape, scale, m, ours, eager in cases:
+        for dist in ("rand", "randn"):
+            q, k, v = ((torch.rand if dist == "rand" else torch.randn)(shape, device="cuda") for _ in range(3))
+            got = ours(q, k, v)
+            want = reference(torch, q, k, v, scale, m)
+            err = (got.double() - want).abs()
+            bound = 1e-2 + 1e-2 * want.abs()
+            ok = bool((err <= bound).all())
+            rec = {"kernel": name, "inputs": dist, "shape": list(shape), "pass": ok, "max_abs_err": float(err.max()),
+                   "max_err_over_bound": float((err / bound).max())}
+            results.append(rec)
+            print(f"{'PASS' if ok else 'FAIL'} {name} {dist} {list(shape)} max err {rec['max_abs_err']:.3g} "
+                  f"({rec['max_err_over_bound']:.3f} of the bound)")
+            del got, want, err, bound
+        ms = median_ms(lambda: ours(q, k, v), 10)
+        eager_ms = median_ms(lambda: eager(q, k, v), 5)
+        flops = 4.0 * q.numel() / shape[-1] * shape[-2] * shape[-1]
+        timing[name] = {"ucutlass_ms": ms, "eager_ms": eager_ms, "speedup": eager_ms / ms, "tflops": flops / ms / 1e9}
+        print(f"TIME {name}: ucutlass {ms:.3f} ms ({flops / ms / 1e9:.0f} TFLOP/s counted in full), eager {eager_ms:.3f} ms "
+              f"(x{eager_ms / ms:.2f})")
+        del q, k, v
+        torch.cuda.empty_cache()
+    passed = sum(r["pass"] for r in results)
+    report = {"kind": "ucutlass-attention", "started": started.isoformat(), **provenance.command(),
+              "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
+              "driver": provenance.driver_version(), "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
+              "runtime_test": runtime, "build": {"command": built["command"], "seconds": built["wall_seconds"]},
+              "cases": results, "timing": timing, "passed": passed, "failed": len(results) - passed,
+              "seconds": (provenance.now() - started).total_seconds()}
+    out = pathlib.Path(args.out or REPO / "bench" / "results" / f"attention-{provenance.file_stamp(started)}.json")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1) + "\n")
+    ok = passed == len(results) and runtime_ok
+    print(f"{passed} passed, {len(results) - passed} failed; runtime test {'ok' if runtime_ok else 'FAILED'}; wrote {out}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
