@@ -114,8 +114,10 @@ std::optional<std::string> RunStore::option(const std::string& key) const {
 bool RunStore::upsert_problem(const ProblemRow& p) {
   Statement s(db_,
               "INSERT INTO problems(name, file, sol_ms, eager_ms, compile_ms, status) VALUES(?, ?, ?, ?, ?, ?) "
-              "ON CONFLICT(name) DO UPDATE SET file = excluded.file, sol_ms = excluded.sol_ms, eager_ms = excluded.eager_ms, "
-              "compile_ms = excluded.compile_ms, status = excluded.status");
+              "ON CONFLICT(name) DO UPDATE SET file = excluded.file, sol_ms = excluded.sol_ms, "
+              "eager_ms = CASE WHEN excluded.eager_ms > 0 THEN excluded.eager_ms ELSE problems.eager_ms END, "
+              "compile_ms = CASE WHEN excluded.compile_ms > 0 THEN excluded.compile_ms ELSE problems.compile_ms END, "
+              "status = excluded.status");
   if (!s.ok()) return false;
   s.bind(1, p.name).bind(2, p.file).bind(3, p.sol_ms).bind(4, p.eager_ms).bind(5, p.compile_ms).bind(6, p.status);
   if (s.step() != SQLITE_DONE) {

@@ -57,6 +57,9 @@ class RunStore {
   bool set_option(const std::string& key, const std::string& value);
   std::optional<std::string> option(const std::string& key) const;
 
+  // Inserts or updates a problem. An eager or torch.compile time of 0 ("not measured") keeps the one
+  // stored: a campaign killed before its GPU step measured PyTorch again (2026-12-01, a timed-out call)
+  // had zeroed the eager times of the problems it started, and with them their speedups.
   bool upsert_problem(const ProblemRow& p);
   std::optional<ProblemRow> problem(const std::string& name) const;
   std::vector<ProblemRow> problems() const;

@@ -76,6 +76,25 @@ std::string file_bytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
+TEST(RunStore, AnUnmeasuredTimeKeepsTheStoredOne) {
+  const std::string path = temp_store("upsert");
+  std::string err;
+  auto store = RunStore::open(path, &err);
+  ASSERT_TRUE(store) << err;
+  ASSERT_TRUE(store->upsert_problem({"p", "p.py", 0.1, 6.0, 4.0, "open"}));
+  ASSERT_TRUE(store->upsert_problem({"p", "p.py", 0.2, 0.0, 0.0, "stopped:near-sol"}));
+  std::optional<ProblemRow> row = store->problem("p");
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->eager_ms, 6.0);
+  EXPECT_EQ(row->compile_ms, 4.0);
+  EXPECT_EQ(row->sol_ms, 0.2);
+  EXPECT_EQ(row->status, "stopped:near-sol");
+  ASSERT_TRUE(store->upsert_problem({"p", "p.py", 0.2, 5.5, 0.0, "open"}));
+  EXPECT_EQ(store->problem("p")->eager_ms, 5.5);
+  store.reset();
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+}
+
 TEST(RunStore, ForgetsOnlyWhatTheHarnessFailedBeforeTheCandidateRan) {
   const std::string path = temp_store("forget");
   std::string err;
