@@ -7,18 +7,13 @@
 #include <cmath>
 
 #include "graph/graph_reader.h"
+#include "graph/testing_fixture.h"
 #include "map/row_match.h"
 
 namespace ucutlass::map {
 namespace {
 
-graph::OpGraph fixture(const std::string& name) {
-  graph::OpGraph g;
-  std::string err;
-  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
-      << err;
-  return g;
-}
+graph::OpGraph fixture(const std::string& name) { return graph::testing::suite_graph(name); }
 
 // q and k as if a projection in the model had computed them (the matcher leaves attention over the
 // problem's own inputs to the GEMMs: attention_match.cpp says why).

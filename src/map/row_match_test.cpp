@@ -4,17 +4,12 @@
 #include <gtest/gtest.h>
 
 #include "graph/graph_reader.h"
+#include "graph/testing_fixture.h"
 
 namespace ucutlass::map {
 namespace {
 
-graph::OpGraph fixture(const std::string& name) {
-  graph::OpGraph g;
-  std::string err;
-  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
-      << err;
-  return g;
-}
+graph::OpGraph fixture(const std::string& name) { return graph::testing::suite_graph(name); }
 
 struct Case {
   const char* graph;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/graph_reader.h"
+#include "graph/testing_fixture.h"
 #include "sol/gpu_profile.h"
 #include "sol/op_cost.h"
 #include "sol/testing_profile.h"
@@ -13,13 +14,7 @@
 namespace ucutlass::search {
 namespace {
 
-graph::OpGraph fixture(const std::string& name) {
-  graph::OpGraph g;
-  std::string err;
-  EXPECT_TRUE(graph::load_op_graph_file(std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/" + name + ".json", &g, &err))
-      << err;
-  return g;
-}
+graph::OpGraph fixture(const std::string& name) { return graph::testing::suite_graph(name); }
 
 TEST(CostModel, OpsLeftToPyTorchCostOnePassThroughDramEach) {
   // conv2d -> group_norm -> gelu: the conv is the kernel; the group norm stops its chain, so the

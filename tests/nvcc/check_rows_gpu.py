@@ -17,38 +17,18 @@ Writes bench/results/row-kernels-<date>.json with provenance; exits 1 when anyth
 """
 import argparse
 import json
-import os
 import pathlib
-import re
-import subprocess
 import sys
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "bench"))
 sys.path.insert(0, str(REPO / "python"))
 import provenance  # noqa: E402
-import ucutlass_cli  # noqa: E402
+
+sys.path.insert(0, str(REPO / "tests" / "nvcc"))
+from runtime_check import build_example, runtime_test  # noqa: E402
 
 EXAMPLE = REPO / "examples" / "25_row_kernels.dsl"
-
-
-def runtime_test(out_dir):
-    """Compiles and runs the runtime's own test program; returns (record, ok)."""
-    exe = pathlib.Path(out_dir) / "row_kernels_gpu"
-    cmd = ["nvcc", "-std=c++17", "-O3", "-arch=sm_90a", "-o", str(exe), str(REPO / "tests/nvcc/row_kernels_gpu.cu")]
-    build = subprocess.run(cmd, capture_output=True, text=True)
-    if build.returncode != 0:
-        print(build.stderr[-3000:])
-        return {"command": cmd, "built": False, "log": build.stderr[-3000:]}, False
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=240)
-    lines = run.stdout.splitlines()
-    for line in lines:
-        print("runtime:", line)
-    fails = [line for line in lines if line.startswith("FAIL")]
-    passes = [line for line in lines if line.startswith("PASS")]
-    ok = run.returncode == 0 and not fails and passes
-    return {"command": cmd, "built": True, "returncode": run.returncode, "passed": len(passes),
-            "failed": len(fails), "lines": lines, "stderr": run.stderr[-2000:]}, bool(ok)
 
 
 def cases(torch):
@@ -102,22 +82,13 @@ def main(argv):
     started = provenance.now()
     work = REPO / "build" / "rows-gpu"
     work.mkdir(parents=True, exist_ok=True)
-    runtime, runtime_ok = runtime_test(work)
+    runtime, runtime_ok = runtime_test("tests/nvcc/row_kernels_gpu.cu", work)
 
-    exe = ucutlass_cli.find_exe(args.ucutlass)
-    built = ucutlass_cli.build(exe, [EXAMPLE], 1, cache_dir=REPO / "build" / "kernel-cache")
-    if not all(r.get("ok") for r in built["results"]):
-        print(built["stderr_tail"])
-        return 1
     import torch
-    from torch.utils import cpp_extension
-    from ucutlass_calibrate.measure import median_ms
-    os.environ.setdefault("TORCH_CUDA_ARCH_LIST", "9.0")
-    res = built["results"][0]
-    lib = pathlib.Path(res["library"])
-    torch_cpp = next(pathlib.Path(res["manifest"]).parent.glob("*_torch.cpp"))
-    mod = cpp_extension.load(name=f"ucutlass_rows_{lib.stem}", sources=[str(torch_cpp)], with_cuda=True,
-                             extra_ldflags=[str(lib), f"-Wl,-rpath,{lib.parent}"], verbose=False)
+    from ucutlass_calibrate.measure import median_ms  # CUDA-event median after warm-up
+    mod, built = build_example(args.ucutlass, EXAMPLE, "ucutlass_rows")
+    if mod is None:
+        return 1
     results, timing = [], {}
     torch.manual_seed(0)
     for name, makers, op, extra, *timed in cases(torch):
@@ -149,7 +120,7 @@ def main(argv):
     report = {"kind": "ucutlass-row-kernels", "started": started.isoformat(), **provenance.command(),
               "git": provenance.git_state(), "host": provenance.host(), "nvcc": provenance.nvcc_version(),
               "driver": provenance.driver_version(), "gpu": torch.cuda.get_device_name(), "torch": torch.__version__,
-              "runtime_test": runtime, "build": {"command": built["command"], "seconds": built["wall_seconds"]},
+              "runtime_test": runtime, "build": built,
               "cases": results, "timing": timing, "passed": passed, "failed": len(results) - passed,
               "seconds": (provenance.now() - started).total_seconds()}
     out = pathlib.Path(args.out or REPO / "bench" / "results" / f"row-kernels-{provenance.file_stamp(started)}.json")
