@@ -56,7 +56,7 @@ TEST(Attention, AutoScaleIsOneOverRootHeadDim) {
   EXPECT_EQ(ir::canonical_text(r.program.kernels[0]),
             "kernel a = attention(batch=512,seq_q=1024,seq_k=1024,head_dim=128)\n"
             "  scale=0.088388347648318433\n  mask=none\n  arch=sm90a\n  types=f32,f32\n"
-            "  attention=block_q=64,block_k=64\n");
+            "  attention=block_q=128,block_k=64\n");
 }
 
 }  // namespace

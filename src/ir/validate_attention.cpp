@@ -31,8 +31,11 @@ void resolve_attention(GemmKernel& k) {
   choose(k.arch, Arch::sm90a);
   AttentionProblem& a = *k.attention;
   if (a.scale == 0 && a.head_dim > 0) a.scale = 1.0 / std::sqrt(static_cast<double>(a.head_dim));
-  choose(k.attention_levers.block_q, 64);
-  choose(k.attention_levers.block_k, 64);
+  // The fastest of the runtime test's instantiations on the H200 (2026-12-01, bench/results/
+  // attention-2026-12-01-call4.json): block_q 128 for both heads (D 128: 1.77 ms against 2.33 at 64;
+  // D 64 causal: 0.70 against 0.77), block_k 64 for D 128 and 32 for D 64.
+  choose(k.attention_levers.block_q, 128);
+  choose(k.attention_levers.block_k, a.head_dim == 64 ? 32 : 64);
 }
 
 bool validate_attention(const GemmKernel& k, Diagnostics& d) {
