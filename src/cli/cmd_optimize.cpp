@@ -423,7 +423,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       p.sched_sol_ms = sol.fused.time * 1e3;
       // After the SOL bound (the fused attention's): an attention-only problem's GEMMs become kernels.
       if (a.spell_out_attention) graph::decompose_attention(p.graph);
-      // Without a GEMM or convolution, the softmaxes, norms and row reductions are the custom work.
+      // Attention kernels where the tolerance allows them, GEMMs and convolutions, or, without those, the
+      // softmaxes, norms and row reductions (map::match_problem).
       p.matches = map::match_problem(p.graph, search::fused_attention_allowed(*tol));
       if (p.matches.gemms.empty())
         p.skipped = "no GEMM, convolution, softmax, norm or row reduction to map; no custom kernel, so no solution";

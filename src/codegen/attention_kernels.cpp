@@ -153,14 +153,6 @@ constexpr std::string_view kTorchMaskCheck =
 
 std::string str(int64_t v) { return std::to_string(v); }
 
-std::string real(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9g", v);
-  std::string s = buf;
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s + "f";
-}
-
 std::string summary(const GemmKernel& k) {
   const ir::AttentionProblem& a = *k.attention;
   char scale[32];
@@ -195,8 +187,7 @@ bool program_has_attention(const ir::Program& p) {
 
 std::string emit_attention_runtime(const ir::Program& p) {
   if (!program_has_attention(p)) return "";
-  return "\n// ---- ucutlass runtime: src/codegen/runtime/attention_kernels.hpp ----\n" +
-         std::string(kAttentionKernelsSource) + "// ---- end of the ucutlass runtime ----\n";
+  return runtime_block("src/codegen/runtime/attention_kernels.hpp", kAttentionKernelsSource);
 }
 
 std::string emit_attention_host_prelude(const ir::Program& p) {
@@ -208,7 +199,7 @@ std::string emit_attention_kernel_code(const GemmKernel& k) {
   subs.push_back({"MASK_CHECK", has_mask(k) ? std::string(kMaskCheck) : ""});
   subs.push_back({"MASK", has_mask(k) ? "static_cast<const unsigned char*>(p.mask)" : "nullptr"});
   subs.push_back({"CAUSAL", k.attention->mask == AttentionMask::causal ? "true" : "false"});
-  subs.push_back({"SCALE", real(k.attention->scale)});
+  subs.push_back({"SCALE", float_literal(k.attention->scale)});
   return fill(kKernel, subs);
 }
 

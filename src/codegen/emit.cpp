@@ -60,8 +60,7 @@ std::string conv_includes(const ir::Program& p) {
          "#include \"cutlass/conv/device/direct_convolution.h\"\n";
   for (const ir::GemmKernel& k : p.kernels)
     if (uses_persistent_conv(k)) {
-      s += "\n// ---- ucutlass runtime: src/codegen/runtime/persistent_conv_sm90.hpp ----\n" +
-           std::string(kPersistentConvSm90Source) + "// ---- end of the ucutlass runtime ----\n";
+      s += runtime_block("src/codegen/runtime/persistent_conv_sm90.hpp", kPersistentConvSm90Source);
       break;
     }
   return s;

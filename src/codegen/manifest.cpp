@@ -11,6 +11,14 @@ namespace ucutlass::codegen {
 namespace {
 
 using Json = nlohmann::ordered_json;
+
+// The four C entries every kernel kind exports (capi_entry.h), by name.
+Json symbols_json(const std::string& kernel) {
+  return Json{{"run", "ucutlass_" + kernel + "_run"},
+              {"run_with_workspace", "ucutlass_" + kernel + "_run_with_workspace"},
+              {"workspace_size", "ucutlass_" + kernel + "_workspace_size"},
+              {"signature", "ucutlass_" + kernel + "_signature"}};
+}
 using ir::name_of;
 
 std::string str(std::string_view s) { return std::string(s); }
@@ -181,10 +189,7 @@ Json conv_signature(const ir::GemmKernel& k, const std::string& hash) {
       {"extras", extras},
       {"alpha", k.alpha.value},
       {"beta", k.beta.value},
-      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
-                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
-                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
-                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+      {"symbols", symbols_json(k.name)}};
 }
 
 // A grouped GEMM's contract: one (M, N, K) per group, each matrix a list with one
@@ -226,10 +231,7 @@ Json grouped_signature(const ir::GemmKernel& k, const std::string& hash) {
       {"extras", Json::array()},
       {"alpha", k.alpha.value},
       {"beta", k.beta.value},
-      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
-                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
-                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
-                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+      {"symbols", symbols_json(k.name)}};
 }
 
 // A row kernel's contract: x contiguous, viewed as [rows, length]; y x's shape or [rows].
@@ -267,10 +269,7 @@ Json row_signature(const ir::GemmKernel& k, const std::string& hash) {
       {"params", "ucutlass_row_params"},
       {"inputs", inputs},
       {"output", output},
-      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
-                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
-                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
-                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+      {"symbols", symbols_json(k.name)}};
 }
 
 // An attention kernel's contract: q, k, v, o f32 contiguous; a bool mask for mask = tensor.
@@ -294,10 +293,7 @@ Json attention_signature(const ir::GemmKernel& k, const std::string& hash) {
       {"params", "ucutlass_attention_params"},
       {"inputs", inputs},
       {"output", tensor("o", "f32", "torch.float32", Json::array({"batch", "seq_q", "head_dim"}))},
-      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
-                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
-                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
-                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+      {"symbols", symbols_json(k.name)}};
 }
 
 Json signature(const ir::GemmKernel& k, const std::string& hash) {
@@ -328,10 +324,7 @@ Json signature(const ir::GemmKernel& k, const std::string& hash) {
       {"extras", extras_json(k)},
       {"alpha", k.alpha.value},
       {"beta", k.beta.value},
-      {"symbols", Json{{"run", "ucutlass_" + k.name + "_run"},
-                       {"run_with_workspace", "ucutlass_" + k.name + "_run_with_workspace"},
-                       {"workspace_size", "ucutlass_" + k.name + "_workspace_size"},
-                       {"signature", "ucutlass_" + k.name + "_signature"}}}};
+      {"symbols", symbols_json(k.name)}};
 }
 
 Json settings(const ir::GemmKernel& k) {

@@ -179,14 +179,6 @@ std::string element(ir::DType t) {
   }
 }
 
-std::string real(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%.9gf", v);
-  std::string s = buf;
-  if (s.find_first_of(".e") == std::string::npos) s.insert(s.size() - 1, ".0");
-  return s;
-}
-
 // What the kernel computes, in one line.
 std::string summary(const GemmKernel& k) {
   const ir::RowProblem& r = *k.rows;
@@ -230,13 +222,13 @@ bool program_has_rows(const ir::Program& p) {
 
 std::string emit_row_runtime(const ir::Program& p) {
   if (!program_has_rows(p)) return "";
-  std::string s = "\n// ---- ucutlass runtime: src/codegen/runtime/row_kernels.hpp ----\n" + std::string(kRowKernelsSource);
+  std::string text(kRowKernelsSource);
   // f16 code only where f16 data is: KernelBench's static checker rejects it in fp32 problems' solutions.
   bool f16 = false;
   for (const GemmKernel& k : p.kernels)
     f16 |= k.is_rows() && (k.a.value == ir::DType::f16 || (k.rows->op != RowOp::argmax && k.d.value == ir::DType::f16));
-  if (f16) s += "// ---- src/codegen/runtime/row_kernels_f16.hpp ----\n" + std::string(kRowKernelsF16Source);
-  return s + "// ---- end of the ucutlass runtime ----\n";
+  if (f16) text += "// ---- src/codegen/runtime/row_kernels_f16.hpp ----\n" + std::string(kRowKernelsF16Source);
+  return runtime_block("src/codegen/runtime/row_kernels.hpp", text);
 }
 
 std::string emit_row_host_prelude(const ir::Program& p) { return program_has_rows(p) ? std::string(kPrelude) : ""; }
@@ -265,7 +257,7 @@ std::string emit_row_kernel_code(const GemmKernel& k) {
                         {"BIAS", affine(k) ? "p.bias" : "nullptr"},
                         {"GROUPS", str(r.groups)},
                         {"CHANNEL_SPAN", str(r.channel_span)},
-                        {"EPS", real(r.eps)}});
+                        {"EPS", float_literal(r.eps)}});
 }
 
 std::string emit_row_c_struct(const ir::Program& p) { return program_has_rows(p) ? std::string(kCStruct) : ""; }

@@ -46,6 +46,11 @@ std::string float_literal(double v) {
   return s + "f";
 }
 
+std::string runtime_block(std::string_view path, std::string_view text) {
+  return "\n// ---- ucutlass runtime: " + std::string(path) + " ----\n" + std::string(text) +
+         "// ---- end of the ucutlass runtime ----\n";
+}
+
 std::string c_string_literal(std::string_view text) {
   std::string out = "\"";
   for (char ch : text) {

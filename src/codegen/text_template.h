@@ -18,6 +18,10 @@ std::string fill(std::string_view text, const Substitutions& subs);
 // A C++ float literal that reads back as exactly `v` (shortest form): "0.01f", "6.0f".
 std::string float_literal(double v);
 
+// One of ucutlass's runtime files (src/codegen/runtime/*.hpp) copied into a generated header, between
+// lines naming it, so a reader of the header sees where the code comes from.
+std::string runtime_block(std::string_view path, std::string_view text);
+
 // `text` as a C/C++ string literal, quotes included.
 std::string c_string_literal(std::string_view text);
 

@@ -14,11 +14,6 @@ namespace ucutlass::ir {
 
 namespace {
 
-template <class T>
-void choose(Setting<T>& s, T v) {
-  if (s.is_auto) s.value = v;
-}
-
 // The extent along which consecutive elements of an operand are stored.
 int64_t contiguous_a(const GemmKernel& k) { return k.layout_a.value == Layout::row ? k.k.value : k.m.value; }
 int64_t contiguous_b(const GemmKernel& k) { return k.layout_b.value == Layout::col ? k.k.value : k.n.value; }

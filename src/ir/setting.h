@@ -13,4 +13,10 @@ struct Setting {
   bool is_auto = true;
 };
 
+// resolve_auto's one way to fill a setting: only when the program left it `auto`.
+template <class T>
+void choose(Setting<T>& s, T v) {
+  if (s.is_auto) s.value = v;
+}
+
 }  // namespace ucutlass::ir

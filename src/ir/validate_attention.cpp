@@ -15,11 +15,6 @@ const char* kAttentionSettings =
     "attention kernels take with_arch(sm90a | sm80), with_types(a = f32, d = f32) and "
     "with_attention(block_q, block_k)";
 
-template <class T>
-void choose(Setting<T>& s, T v) {
-  if (s.is_auto) s.value = v;
-}
-
 }  // namespace
 
 void resolve_attention(GemmKernel& k) {

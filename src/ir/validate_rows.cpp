@@ -160,11 +160,6 @@ class RowValidator {
   size_t errors_before_;
 };
 
-template <class T>
-void choose(Setting<T>& s, T v) {
-  if (s.is_auto) s.value = v;
-}
-
 }  // namespace
 
 const char* row_op_runtime_name(RowOp op) {

@@ -211,10 +211,9 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       std::count_if(in.gemms.begin(), in.gemms.end(), [](const map::GemmMatch& m) { return m.attention.has_value(); });
   const size_t cutlass_kernels = in.gemms.size() - row_kernels - attention_kernels;
   f << "# ucutlass solution for " << g.problem_name << ": program " << in.hash << ", ";
-  if (row_kernels == 0 && attention_kernels == 0) f << in.gemms.size() << " CUTLASS kernel(s).\n";
-  else if (row_kernels == in.gemms.size()) f << row_kernels << " row kernel(s) (ucutlass's runtime).\n";
+  if (row_kernels == in.gemms.size()) f << row_kernels << " row kernel(s) (ucutlass's runtime).\n";
   else {
-    // The kinds it has, in that order: "1 CUTLASS kernel(s), 1 attention kernel(s)."
+    // The kinds it has, in that order: "4 CUTLASS kernel(s), 1 attention kernel(s)."
     std::string kinds;
     for (const auto& [count, kind] : {std::pair{cutlass_kernels, "CUTLASS"}, std::pair{attention_kernels, "attention"},
                                       std::pair{row_kernels, "row"}})

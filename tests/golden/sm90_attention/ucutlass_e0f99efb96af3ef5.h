@@ -942,7 +942,7 @@ inline Status make_arguments(const AttentionParams& p, ucutlass_attn::AttentionA
   args.batch = p.batch;
   args.seq_q = static_cast<int>(p.seq_q);
   args.seq_k = static_cast<int>(p.seq_k);
-  args.scale = 0.0883883476f;
+  args.scale = 0.088388346f;
   const char* why = nullptr;
   if (Kernel::can_implement(args, &why) != cudaSuccess)
     return detail::error(2, "%s: %s", kernel, why != nullptr ? why : "the attention kernel cannot run these arguments");
