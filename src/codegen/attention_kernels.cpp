@@ -34,7 +34,7 @@ constexpr std::string_view kKernel = R"CPP(
 
 namespace $NAME$_detail {
 
-using Kernel = ucutlass_attn::AttentionKernel<$HEAD_DIM$, $BLOCK_Q$, $BLOCK_K$>;
+using Kernel = ucutlass_attn::AttentionKernel<$HEAD_DIM$, $BLOCK_Q$, $BLOCK_K$, $SPLIT_SCORES$>;
 constexpr long long kBatch = $BATCH$, kSeqQ = $SEQ_Q$, kSeqK = $SEQ_K$;
 
 inline Status make_arguments(const AttentionParams& p, ucutlass_attn::AttentionArgs& args) {
@@ -153,6 +153,8 @@ constexpr std::string_view kTorchMaskCheck =
 
 std::string str(int64_t v) { return std::to_string(v); }
 
+bool split_scores(const GemmKernel& k) { return k.attention_levers.scores.value == ir::AttentionScores::bf16x3; }
+
 std::string summary(const GemmKernel& k) {
   const ir::AttentionProblem& a = *k.attention;
   char scale[32];
@@ -160,7 +162,8 @@ std::string summary(const GemmKernel& k) {
   return "softmax(" + std::string(scale) + " Q K^T" +
          (a.mask == AttentionMask::none ? "" : a.mask == AttentionMask::causal ? ", causal" : ", masked by a bool tensor") +
          ") V over " + str(a.batch) + " x [" + str(a.seq_q) + " queries, " + str(a.seq_k) + " keys] of " +
-         str(a.head_dim) + ", f32 in and out on bf16 tensor cores";
+         str(a.head_dim) + ", f32 in and out on bf16 tensor cores" +
+         (split_scores(k) ? " (scores in three bf16 products)" : "");
 }
 
 bool has_mask(const GemmKernel& k) { return k.attention->mask == AttentionMask::tensor; }
@@ -172,6 +175,7 @@ Substitutions problem_subs(const GemmKernel& k) {
           {"HEAD_DIM", str(a.head_dim)},
           {"BLOCK_Q", str(k.attention_levers.block_q.value)},
           {"BLOCK_K", str(k.attention_levers.block_k.value)},
+          {"SPLIT_SCORES", split_scores(k) ? "true" : "false"},
           {"BATCH", str(a.batch)},
           {"SEQ_Q", str(a.seq_q)},
           {"SEQ_K", str(a.seq_k)}};

@@ -328,8 +328,8 @@ Program sm90_row_kernels() {
   return r.program;
 }
 
-// Fused attention (ucutlass's runtime): level3/003's sdpa on auto levers, level3/004's explicit form with a
-// bool mask tensor on every lever.
+// Fused attention (ucutlass's runtime): level3/003's sdpa on auto levers (split scores), level3/004's
+// explicit form with a bool mask tensor on every lever (bf16 scores).
 Program sm90_attention() {
   FrontendResult r = run_frontend("sm90_attention.dsl",
                                   "kernel sdpa = attention(batch = 512, seq_q = 1024, seq_k = 1024, head_dim = 128)\n"
@@ -337,7 +337,7 @@ Program sm90_attention() {
                                   "kernel causal_explicit = attention(batch = 128, seq_q = 2048, seq_k = 2048, "
                                   "head_dim = 64, scale = 0.125, mask = tensor)\n"
                                   "  .with_types(f32)\n"
-                                  "  .with_attention(block_q = 128, block_k = 64)\n");
+                                  "  .with_attention(block_q = 128, block_k = 64, scores = bf16)\n");
   if (!r.ok) throw std::runtime_error("sm90_attention does not pass the front end: " + r.diags->render());
   return r.program;
 }

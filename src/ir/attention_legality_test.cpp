@@ -25,7 +25,9 @@ INSTANTIATE_TEST_SUITE_P(
     Rules, AttentionLegality,
     ::testing::Values(
         Row{"level3_004", ATTN, {}},
-        Row{"every_lever", ATTN ".with_arch(sm90a).with_attention(block_q = 128, block_k = 32)", {}},
+        Row{"every_lever", ATTN ".with_arch(sm90a).with_attention(block_q = 128, block_k = 32, scores = bf16)", {}},
+        Row{"split_scores", ATTN ".with_attention(scores = bf16x3)", {}},
+        Row{"scores_word", ATTN ".with_attention(scores = tf32)", {"1:133: unknown attention scores 'tf32'"}},
         Row{"causal_sm80", "kernel a = attention(batch = 1, seq_q = 77, seq_k = 1000, head_dim = 128, scale = 0.5, "
                            "mask = causal).with_arch(sm80)",
             {}},
@@ -50,13 +52,15 @@ INSTANTIATE_TEST_SUITE_P(
             {"1:41: with_attention applies to attention kernels only"}}),
     [](const ::testing::TestParamInfo<Row>& info) { return std::string(info.param.name); });
 
+// Auto: the scale PyTorch uses, the fastest blocks, and split scores (their error does not grow with
+// the scores' size).
 TEST(Attention, AutoScaleIsOneOverRootHeadDim) {
   FrontendResult r = run_frontend("t.dsl", "kernel a = attention(batch = 512, seq_q = 1024, seq_k = 1024, head_dim = 128)");
   ASSERT_TRUE(r.ok) << r.diags->render();
   EXPECT_EQ(ir::canonical_text(r.program.kernels[0]),
             "kernel a = attention(batch=512,seq_q=1024,seq_k=1024,head_dim=128)\n"
             "  scale=0.088388347648318433\n  mask=none\n  arch=sm90a\n  types=f32,f32\n"
-            "  attention=block_q=128,block_k=64\n");
+            "  attention=block_q=128,block_k=64,scores=bf16x3\n");
 }
 
 }  // namespace

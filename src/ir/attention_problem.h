@@ -5,7 +5,7 @@
 //
 //   attention(batch = B, seq_q = Lq, seq_k = Lk, head_dim = D, scale = 0.125, mask = none | causal | tensor)
 //     .with_types(a = f32, d = f32)
-//     .with_attention(block_q = 64, block_k = 64)
+//     .with_attention(block_q = 64, block_k = 64, scores = bf16x3)
 //
 // They run our kernel (src/codegen/runtime/attention_kernels.hpp), FlashAttention-2's scheme: a CTA
 // keeps a block of queries, walks the keys block by block with an online softmax, and multiplies on
@@ -16,6 +16,9 @@
 //
 //   block_q  queries per CTA: 64 or 128 (16 per warp)
 //   block_k  keys per step: 32 or 64
+//   scores   bf16 (one bf16 product) or bf16x3 (three: Q and K split into bf16 high and low parts,
+//            scores to about fp32 accuracy for three times the S products); auto bf16x3, the one whose
+//            error does not grow with the scores' size
 #include <cstdint>
 
 #include "ir/setting.h"
@@ -35,6 +38,7 @@ struct AttentionProblem {
 
 struct AttentionLevers {
   Setting<int> block_q{0}, block_k{0};
+  Setting<AttentionScores> scores{AttentionScores::bf16x3};
 };
 
 }  // namespace ucutlass::ir

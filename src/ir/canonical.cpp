@@ -80,7 +80,8 @@ std::string attention_canonical_text(const GemmKernel& k) {
   line("arch", std::string(name_of(k.arch.value)));
   line("types", std::string(name_of(k.a.value)) + "," + std::string(name_of(k.d.value)));
   line("attention", "block_q=" + std::to_string(k.attention_levers.block_q.value) +
-                        ",block_k=" + std::to_string(k.attention_levers.block_k.value));
+                        ",block_k=" + std::to_string(k.attention_levers.block_k.value) +
+                        ",scores=" + std::string(name_of(k.attention_levers.scores.value)));
   return s;
 }
 

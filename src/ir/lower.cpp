@@ -36,7 +36,7 @@ const std::vector<std::pair<std::string, std::string>>& chain_settings() {
       {"with_operand_swap", "with_operand_swap(on | off | auto)"},
       {"with_gemv", "with_gemv(access = 4, threads_per_row = 16, threads = 128)"},
       {"with_rows", "with_rows(access = 4, threads = 512, items = 8, splits = 1)"},
-      {"with_attention", "with_attention(block_q = 64, block_k = 64)"},
+      {"with_attention", "with_attention(block_q = 64, block_k = 64, scores = bf16x3)"},
       {"with_epilogue", "with_epilogue(alpha(1.0), beta(0.0), bias(col), relu, clamp(0, 6), custom(\"x * s\", s = scalar))"},
   };
   return s;
@@ -477,8 +477,14 @@ class KernelLowering {
       return;
     }
     AttentionLevers& l = k_.attention_levers;
-    l.block_q.span = l.block_k.span = c.span;
-    named_args(c.args, "with_attention", {"block_q", "block_k"}, [&](const std::string& n, const Expr& e) {
+    l.block_q.span = l.block_k.span = l.scores.span = c.span;
+    named_args(c.args, "with_attention", {"block_q", "block_k", "scores"}, [&](const std::string& n, const Expr& e) {
+      if (n == "scores") {
+        AttentionScores v{};
+        if (is_auto(e)) l.scores.span = e.span;
+        else if (enum_value(e, "attention scores", v)) set(l.scores, v, e.span);
+        return;
+      }
       Setting<int>& s = n == "block_q" ? l.block_q : l.block_k;
       if (is_auto(e)) {
         s.span = e.span;
@@ -1031,7 +1037,7 @@ class KernelLowering {
     fix(k_.alpha); fix(k_.beta); fix(k_.operand_swap);
     fix(k_.gemv_levers.access); fix(k_.gemv_levers.threads_per_row); fix(k_.gemv_levers.threads);
     fix(k_.row_levers.access); fix(k_.row_levers.threads); fix(k_.row_levers.items); fix(k_.row_levers.splits);
-    fix(k_.attention_levers.block_q); fix(k_.attention_levers.block_k);
+    fix(k_.attention_levers.block_q); fix(k_.attention_levers.block_k); fix(k_.attention_levers.scores);
     for (Extent* e : {&k_.m, &k_.n, &k_.k, &k_.batch})
       if (e->span == Span{}) e->span = decl_.op.name_span;
   }

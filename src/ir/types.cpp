@@ -50,6 +50,7 @@ UCUTLASS_ENUM_TABLE(RowOp, {RowOp::softmax, "softmax"}, {RowOp::log_softmax, "lo
                     {RowOp::max, "reduce_max"}, {RowOp::argmax, "argmax"})
 UCUTLASS_ENUM_TABLE(AttentionMask, {AttentionMask::none, "none"}, {AttentionMask::causal, "causal"},
                     {AttentionMask::tensor, "tensor"})
+UCUTLASS_ENUM_TABLE(AttentionScores, {AttentionScores::bf16, "bf16"}, {AttentionScores::bf16x3, "bf16x3"})
 UCUTLASS_ENUM_TABLE(EpiFn, {EpiFn::relu, "relu"}, {EpiFn::gelu, "gelu"}, {EpiFn::gelu_tanh, "gelu_tanh"},
                     {EpiFn::silu, "silu"}, {EpiFn::sigmoid, "sigmoid"}, {EpiFn::tanh, "tanh"},
                     {EpiFn::mish, "mish"}, {EpiFn::hardswish, "hardswish"}, {EpiFn::hardsigmoid, "hardsigmoid"},

@@ -81,6 +81,11 @@ enum class RowOp { softmax, log_softmax, layernorm, groupnorm, logsumexp, sum, m
 // j > i); or those a [seq_q, seq_k] bool tensor marks.
 enum class AttentionMask { none, causal, tensor };
 
+// How an attention kernel computes its scores S = Q K^T: one bf16 product (Q and K rounded to bf16),
+// or three (bf16x3: each split into a bf16 part and the bf16 rounding of its remainder, to about fp32
+// accuracy; for inputs whose scores are large enough that bf16 rounding moves the softmax).
+enum class AttentionScores { bf16, bf16x3 };
+
 // Functions of the epilogue expression language (custom steps); each has a
 // fixed arity range (epilogue_fn_arity).
 enum class EpiFn {

@@ -13,7 +13,7 @@ std::string str(int64_t v) { return std::to_string(v); }
 
 const char* kAttentionSettings =
     "attention kernels take with_arch(sm90a | sm80), with_types(a = f32, d = f32) and "
-    "with_attention(block_q, block_k)";
+    "with_attention(block_q, block_k, scores)";
 
 }  // namespace
 
@@ -31,13 +31,16 @@ void resolve_attention(GemmKernel& k) {
   // D 64 causal: 0.70 against 0.77), block_k 64 for D 128 and 32 for D 64.
   choose(k.attention_levers.block_q, 128);
   choose(k.attention_levers.block_k, a.head_dim == 64 ? 32 : 64);
+  // Split scores unless asked otherwise: their error does not grow with the scores' size, and bf16
+  // scores of unnormalized inputs missed 1e-2 (attention_problem.h).
+  choose(k.attention_levers.scores, AttentionScores::bf16x3);
 }
 
 bool validate_attention(const GemmKernel& k, Diagnostics& d) {
   const size_t before = d.error_count();
   const AttentionProblem& a = *k.attention;
   reject_gemm_settings(k, d, "an attention kernel (its two products and softmax are fixed)", kAttentionSettings,
-                       "the attention kernel's levers are with_attention(block_q, block_k)");
+                       "the attention kernel's levers are with_attention(block_q, block_k, scores)");
   for (const EpilogueStep& s : k.epilogue)
     d.error(s.span, "attention kernels have no epilogue", kAttentionSettings, "apply element-wise steps after the kernel");
   if (!k.alpha.is_auto || !k.beta.is_auto)

@@ -9,8 +9,9 @@
 //     (every intermediate read only by the next step; mask a bool [Lq, Lk] tensor)
 //
 // q, k, v must be f32 [..., L, D] with the same leading dimensions (their product is the batch) and
-// D = 64 or 128, and q and k computed in the model, not problem inputs (attention_match.cpp says why);
-// what else the kernel needs (contiguity) the solution provides with .contiguous().
+// D = 64 or 128; where q or k is a problem input the spec says so (scores_from_inputs: only split
+// scores are searched, attention_match.cpp says why); what else the kernel needs (contiguity) the
+// solution provides with .contiguous().
 #include "graph/op_graph.h"
 #include "map/gemm_match.h"
 

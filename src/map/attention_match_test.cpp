@@ -15,8 +15,8 @@ namespace {
 
 graph::OpGraph fixture(const std::string& name) { return graph::testing::suite_graph(name); }
 
-// q and k as if a projection in the model had computed them (the matcher leaves attention over the
-// problem's own inputs to the GEMMs: attention_match.cpp says why).
+// q and k as if a projection in the model had computed them (attention over the problem's own inputs
+// is marked for split scores only: attention_match.cpp says why).
 graph::OpGraph projected(const std::string& name) {
   graph::OpGraph g = fixture(name);
   for (graph::Tensor& t : g.tensors)
@@ -43,12 +43,15 @@ TEST(AttentionMatch, SdpaAndTheExplicitMaskedForm) {
   EXPECT_EQ(g.tensors[a.v].name, "v");
 }
 
-TEST(AttentionMatch, AttentionOverTheProblemsInputsStaysWithTheGemms) {
+TEST(AttentionMatch, AttentionOverTheProblemsInputsIsMarkedForSplitScores) {
   const MatchReport r = match_attention(fixture("level3_004_attention_causal_explicit"));
-  EXPECT_TRUE(r.gemms.empty());
-  ASSERT_EQ(r.notes.size(), 1u);
-  EXPECT_EQ(r.notes[0], "n1 aten.matmul.default: q or k is a problem input: bf16 scores of unnormalized inputs miss 1e-2 "
-                        "(the kernel has no split precision yet)");
+  ASSERT_EQ(r.gemms.size(), 1u);
+  EXPECT_TRUE(r.gemms[0].attention->scores_from_inputs);
+  EXPECT_TRUE(r.notes.empty());
+  const MatchReport sdpa = match_attention(fixture("level3_003_attention_sdpa"));
+  ASSERT_EQ(sdpa.gemms.size(), 1u);
+  EXPECT_TRUE(sdpa.gemms[0].attention->scores_from_inputs);
+  EXPECT_FALSE(match_attention(projected("level3_004_attention_causal_explicit")).gemms[0].attention->scores_from_inputs);
 }
 
 TEST(AttentionMatch, TheOptimizerFusesAttentionOnlyWhereBf16IsAllowed) {
@@ -57,12 +60,13 @@ TEST(AttentionMatch, TheOptimizerFusesAttentionOnlyWhereBf16IsAllowed) {
   graph::OpGraph unfused = projected("level3_004_attention_causal_explicit");
   EXPECT_EQ(match_problem(unfused, false).gemms.size(), 2u);
   graph::OpGraph inputs = fixture("level3_004_attention_causal_explicit");
-  EXPECT_EQ(match_problem(inputs, true).gemms.size(), 2u);
+  EXPECT_EQ(match_problem(inputs, true).gemms.size(), 1u);
   // level3/005: its sdpa (over projected q, k, v) beside the four linears (QKV, out, fc1, fc2).
   graph::OpGraph block = fixture("level3_005_transformer_block");
   const MatchReport r = match_problem(block, true);
   ASSERT_EQ(r.gemms.size(), 5u);
   EXPECT_TRUE(r.gemms[0].attention.has_value());
+  EXPECT_FALSE(r.gemms[0].attention->scores_from_inputs);
 }
 
 TEST(AttentionMatch, AScoreReadTwiceIsNotFused) {

@@ -101,7 +101,8 @@ std::string attention_dsl(const GemmMatch& m, const KernelConfig& c) {
   o << "  .with_arch(" << ir::name_of(c.arch) << ")\n";
   o << "  .with_types(a = f32, d = f32)\n";
   auto lever = [](int v) { return v > 0 ? std::to_string(v) : std::string("auto"); };
-  o << "  .with_attention(block_q = " << lever(c.attention_block_q) << ", block_k = " << lever(c.attention_block_k) << ")";
+  o << "  .with_attention(block_q = " << lever(c.attention_block_q) << ", block_k = " << lever(c.attention_block_k)
+    << ", scores = " << ir::name_of(c.attention_scores) << ")";
   return o.str();
 }
 
@@ -132,7 +133,8 @@ std::string dsl_number(double v) {
 std::string KernelConfig::summary() const {
   std::ostringstream o;
   if (attention) {
-    o << ir::name_of(arch) << " attention block_q " << attention_block_q << " block_k " << attention_block_k;
+    o << ir::name_of(arch) << " attention block_q " << attention_block_q << " block_k " << attention_block_k << " scores "
+      << ir::name_of(attention_scores);
     return o.str();
   }
   if (rows) {

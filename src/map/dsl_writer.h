@@ -67,6 +67,7 @@ struct KernelConfig {
   // An attention anchor's kernel (GemmMatch::attention, ir/attention_problem.h), 0 = auto.
   bool attention = false;
   int attention_block_q = 0, attention_block_k = 0;
+  ir::AttentionScores attention_scores = ir::AttentionScores::bf16x3;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

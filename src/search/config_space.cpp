@@ -269,14 +269,18 @@ bool fused_attention_allowed(sol::ToleranceProfile tolerance) {
 std::vector<KernelConfig> enumerate_attention_configs(const map::GemmMatch& m) {
   std::vector<KernelConfig> out;
   if (!m.attention) return out;
-  for (int block_q : {64, 128})
-    for (int block_k : {64, 32}) {
-      KernelConfig c;
-      c.attention = true;
-      c.attention_block_q = block_q;
-      c.attention_block_k = block_k;
-      out.push_back(c);
-    }
+  std::vector<ir::AttentionScores> scores = {ir::AttentionScores::bf16x3};
+  if (!m.attention->scores_from_inputs) scores.push_back(ir::AttentionScores::bf16);
+  for (ir::AttentionScores s : scores)
+    for (int block_q : {64, 128})
+      for (int block_k : {64, 32}) {
+        KernelConfig c;
+        c.attention = true;
+        c.attention_block_q = block_q;
+        c.attention_block_k = block_k;
+        c.attention_scores = s;
+        out.push_back(c);
+      }
   return out;
 }
 
@@ -333,7 +337,7 @@ namespace {
 auto family(const KernelConfig& c) {
   return std::make_tuple(static_cast<int>(c.arch), static_cast<int>(c.math), c.k_stack3, c.bf16_operands, static_cast<int>(c.form),
                          c.tile.m, c.tile.n, static_cast<int>(c.scheduler), c.operand_swap, c.gemv, c.row_threads,
-                         c.row_splits, c.attention_block_q, c.attention_block_k);
+                         c.row_splits, c.attention_block_q, c.attention_block_k, static_cast<int>(c.attention_scores));
 }
 
 int knob_differences(const KernelConfig& a, const KernelConfig& b) {
@@ -357,6 +361,7 @@ int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   d += a.row_splits != b.row_splits;
   d += a.attention_block_q != b.attention_block_q;
   d += a.attention_block_k != b.attention_block_k;
+  d += a.attention_scores != b.attention_scores;
   return d;
 }
 

@@ -79,7 +79,8 @@ std::vector<map::KernelConfig> enumerate_row_configs(const map::GemmMatch& m);
 bool fused_attention_allowed(sol::ToleranceProfile tolerance);
 
 // Attention kernel configurations of an attention anchor (GemmMatch::attention; none otherwise):
-// block_q 64 and 128 x block_k 64 and 32.
+// block_q 64 and 128 x block_k 64 and 32, with split (bf16x3) scores, and also with bf16 scores where
+// q and k are computed in the model (AttentionSpec::scores_from_inputs).
 std::vector<map::KernelConfig> enumerate_attention_configs(const map::GemmMatch& m);
 
 // The first `count` candidates to try: the best estimate per (math, tile,

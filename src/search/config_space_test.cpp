@@ -9,6 +9,7 @@
 
 #include "compiler/frontend.h"
 #include "graph/graph_reader.h"
+#include "map/row_match.h"
 #include "search/cost_model.h"
 #include "sol/testing_profile.h"
 
@@ -80,6 +81,33 @@ TEST(LegalCandidates, EverySurvivorPassesTheFrontEndAndHashesAreUnique) {
     }
   }
   for (size_t i = 1; i < c.size(); ++i) EXPECT_LE(c[i - 1].estimate_s, c[i].estimate_s);
+}
+
+// Attention over the problem's own q and k (level3/004) is searched with split scores only; over
+// computed ones with both, bf16 ranked first (fewer products). Every candidate compiles in the front end.
+TEST(LegalCandidates, AttentionScoresFollowWhereQAndKComeFrom) {
+  graph::OpGraph g;
+  std::string err;
+  ASSERT_TRUE(graph::load_op_graph_file(
+      std::string(UCUTLASS_SOURCE_DIR) + "/tests/optimize/graphs/level3_004_attention_causal_explicit.json", &g, &err))
+      << err;
+  map::MatchReport r = map::match_problem(g, true);
+  ASSERT_EQ(r.gemms.size(), 1u);
+  map::GemmMatch m = r.gemms[0];
+  ASSERT_TRUE(m.attention && m.attention->scores_from_inputs);
+  std::vector<Candidate> inputs = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200(), nullptr);
+  EXPECT_EQ(inputs.size(), 4u);
+  for (const Candidate& x : inputs) {
+    EXPECT_EQ(x.config.attention_scores, ir::AttentionScores::bf16x3);
+    EXPECT_NE(x.dsl.find("scores = bf16x3"), std::string::npos) << x.dsl;
+    EXPECT_TRUE(run_frontend("x.dsl", x.dsl + "\n").ok) << x.dsl;
+  }
+  m.attention->scores_from_inputs = false;
+  std::vector<Candidate> computed = legal_candidates(m, sol::ToleranceProfile::kernelbench_v01, h200(), nullptr);
+  ASSERT_EQ(computed.size(), 8u);
+  EXPECT_EQ(computed[0].config.attention_scores, ir::AttentionScores::bf16);
+  EXPECT_LT(computed[0].estimate_s, inputs[0].estimate_s);
+  EXPECT_TRUE(legal_candidates(m, sol::ToleranceProfile::kernelbench, h200(), nullptr).empty());
 }
 
 TEST(LegalCandidates, SpeculativeProbeIsOnePerBatch) {

@@ -191,6 +191,10 @@ Estimate estimate_rows(const map::GemmMatch& m, const map::KernelConfig& c, cons
 // GPU campaign measures it); a causal mask halves the work (a mask tensor's pattern is not known here:
 // priced as full). Q, K and V are read once from DRAM (K and V again from L2) and O written once.
 constexpr double kAttentionMmaFraction = 0.35;
+// Split (bf16x3) scores triple the S products, half of the products: 2x the tensor-core work. The
+// kernel is not bound by its products alone (the exp, the conversions and the tile loads share the
+// time), so the estimate charges 1.5x, between the bounds, until the GPU measures it.
+constexpr double kSplitScoresCost = 1.5;
 
 Estimate estimate_attention(const map::GemmMatch& m, const map::KernelConfig& c, const sol::GpuProfile& gpu) {
   Estimate e;
@@ -199,7 +203,8 @@ Estimate estimate_attention(const map::GemmMatch& m, const map::KernelConfig& c,
   // Fewer queries per CTA re-read K and V more often; short key blocks pay the softmax bookkeeping more.
   const double shape = (c.attention_block_q == 128 ? 1.0 : 0.95) * (c.attention_block_k == 32 ? 0.9 : 1.0);
   e.shape_efficiency = shape;
-  e.t_math = flops / (sol::realistic_flops(gpu, sol::MathPath::bf16).value * kAttentionMmaFraction * shape);
+  const double split = c.attention_scores == ir::AttentionScores::bf16x3 ? kSplitScoresCost : 1.0;
+  e.t_math = split * flops / (sol::realistic_flops(gpu, sol::MathPath::bf16).value * kAttentionMmaFraction * shape);
   const double bytes = 4.0 * a.batch * a.head_dim * (2.0 * a.seq_q + 2.0 * a.seq_k);
   e.t_memory = bytes / sol::realistic_dram_bandwidth(gpu);
   e.ctas = a.batch * ((a.seq_q + c.attention_block_q - 1) / std::max(c.attention_block_q, 1));

@@ -4,13 +4,16 @@
 Usage (GPU machine, from the repository root, after scripts/build):
     python3 tests/nvcc/check_attention_gpu.py [--ucutlass BIN] [--out FILE]
 
-1. The runtime alone: tests/nvcc/attention_gpu.cu (instantiations, tails, masks, causal, an all-masked
-   row, against a float64 CPU reference from the bf16-rounded inputs), compiled with nvcc and run.
+1. The runtime alone: tests/nvcc/attention_gpu.cu (instantiations with bf16 and split scores, tails,
+   masks, causal, an all-masked row, against a float64 CPU reference), compiled with nvcc and run.
 2. The emitted code end to end: examples/26_attention.dsl built by `ucutlass build`, its torch binding
    compiled, and each kernel compared with the PyTorch attention it stands for on the suite's shapes
-   (level3/003's sdpa, level3/004's explicit masked form) in float64, to the harness's kernelbench-v0.1
-   tolerance |o - ref| <= 1e-2 + 1e-2 |ref| (torch.rand inputs like the problems, and N(0, 1) ones), then
-   timed against the eager operation (CUDA-event medians).
+   (level3/003's sdpa, level3/004's explicit masked form, with split and with bf16 scores) in float64,
+   to the harness's kernelbench-v0.1 tolerance |o - ref| <= 1e-2 + 1e-2 |ref|, on torch.rand inputs like
+   the problems, N(0, 1) ones, and the harness's shifted redraw 4 N(0, 1) - 1, then timed against the
+   eager operation (CUDA-event medians). Split-score kernels must pass all three; bf16-score ones the
+   first two, their shifted result is recorded (it is why the optimizer searches split scores only
+   where q and k are a problem's inputs).
 
 Writes bench/results/attention-<date>.json with provenance; exits 1 when anything fails.
 """
@@ -66,24 +69,34 @@ def main(argv):
         s = torch.matmul(q, k.transpose(-2, -1)) / 8.0
         return torch.matmul(torch.softmax(s.masked_fill(mask, float("-inf")), -1), v)
 
+    # (name, shape, scale, mask, ours, eager, split scores)
     cases = [("sdpa", (16, 32, 1024, 128), 128 ** -0.5, None, lambda q, k, v: mod.sdpa(q, k, v),
-              lambda q, k, v: F.scaled_dot_product_attention(q, k, v)),
+              lambda q, k, v: F.scaled_dot_product_attention(q, k, v), True),
              ("causal_explicit", (8, 16, 2048, 64), 0.125, mask, lambda q, k, v: mod.causal_explicit(q, k, v, mask),
-              explicit)]
+              explicit, True),
+             ("causal_explicit_bf16", (8, 16, 2048, 64), 0.125, mask,
+              lambda q, k, v: mod.causal_explicit_bf16(q, k, v, mask), explicit, False)]
+    draws = {"rand": lambda shape: torch.rand(shape, device="cuda"),
+             "randn": lambda shape: torch.randn(shape, device="cuda"),
+             "shifted": lambda shape: torch.randn(shape, device="cuda") * 4 - 1}
     results, timing = [], {}
-    for name, shape, scale, m, ours, eager in cases:
-        for dist in ("rand", "randn"):
-            q, k, v = ((torch.rand if dist == "rand" else torch.randn)(shape, device="cuda") for _ in range(3))
+    for name, shape, scale, m, ours, eager, split in cases:
+        for dist, draw in draws.items():
+            q, k, v = (draw(shape) for _ in range(3))
             got = ours(q, k, v)
             want = reference(torch, q, k, v, scale, m)
             err = (got.double() - want).abs()
             bound = 1e-2 + 1e-2 * want.abs()
-            ok = bool((err <= bound).all())
-            rec = {"kernel": name, "inputs": dist, "shape": list(shape), "pass": ok, "max_abs_err": float(err.max()),
-                   "max_err_over_bound": float((err / bound).max())}
+            within = bool((err <= bound).all())
+            # bf16 scores are not expected to meet 1e-2 on the shifted draw: recorded, not judged.
+            judged = split or dist != "shifted"
+            rec = {"kernel": name, "inputs": dist, "shape": list(shape), "split_scores": split, "judged": judged,
+                   "pass": within or not judged, "within_bound": within, "max_abs_err": float(err.max()),
+                   "outside_bound": int((err > bound).sum()), "max_err_over_bound": float((err / bound).max())}
             results.append(rec)
-            print(f"{'PASS' if ok else 'FAIL'} {name} {dist} {list(shape)} max err {rec['max_abs_err']:.3g} "
-                  f"({rec['max_err_over_bound']:.3f} of the bound)")
+            verdict = ("PASS" if within else "FAIL") if judged else ("INFO" if not within else "PASS")
+            print(f"{verdict} {name} {dist} {list(shape)} max err {rec['max_abs_err']:.3g} "
+                  f"({rec['max_err_over_bound']:.3f} of the bound, {rec['outside_bound']} outside)")
             del got, want, err, bound
         ms = median_ms(lambda: ours(q, k, v), 10)
         eager_ms = median_ms(lambda: eager(q, k, v), 5)

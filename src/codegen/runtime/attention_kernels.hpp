@@ -11,7 +11,14 @@
 //
 // Precision: Q, K and V are rounded to bf16 and multiplied with mma.sync m16n8k16 (bf16 in, fp32
 // accumulate); P is rounded to bf16 for the second product. The softmax statistics and O stay
-// fp32. The row sum adds the rounded weights the product used, so O is an exact convex combination
+// fp32. With SplitScores, S = Q K^T is computed to about fp32 accuracy instead, in three bf16
+// products: each of Q and K is split into a bf16 high part and the bf16 rounding of the remainder
+// (x = hi + lo to about 2^-17 relative), and S = Qhi Khi + Qhi Klo + Qlo Khi (the dropped Qlo Klo is
+// 2^-18 of |Q||K|). Why: an error in a score is an error in an exponent. Rounding Q and K to bf16 moves
+// a score by up to about 2^-8 of sum_d |q_d k_d|, which for unnormalized inputs (the harness's
+// x * 4 - 1 redraw of randn q and k: |s| of tens) reaches 0.1 and moves the softmax weights by 10%;
+// on level3/004 that missed 1e-2 on 19 of 16.8M outputs. The split costs twice the Q registers,
+// twice the K shared memory and three times the S products; P V is unchanged. The row sum adds the rounded weights the product used, so O is an exact convex combination
 // of V's rows and P's rounding (2^-9 relative per weight) moves O by at most about 2^-9 times the
 // weighted mean of |V[j] - O|: up to 3e-3 on a row dominated by a few keys of randn V. Callers
 // use this under a 1e-2 tolerance, not as an fp32-exact kernel.
@@ -103,6 +110,11 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
 // The two bf16 of a packed pair, widened exactly and added.
 __device__ __forceinline__ float bf16_pair_sum(uint32_t pair) {
   return __uint_as_float(pair << 16) + __uint_as_float(pair & 0xFFFF0000u);
+}
+
+// The bf16 roundings of what pack_bf16x2(x, y) leaves out: x - bf16(x), exact in fp32, rounded again.
+__device__ __forceinline__ uint32_t pack_bf16x2_remainder(float x, float y, uint32_t high) {
+  return pack_bf16x2(x - __uint_as_float(high << 16), y - __uint_as_float(high & 0xFFFF0000u));
 }
 
 __device__ __forceinline__ uint32_t shared_address(const void* pointer) {
@@ -316,8 +328,9 @@ class TileWalker {
   int classified_ = 0;  // chunks of the explicit mask read so far
 };
 
-// One CTA's work on BlockQ query rows of one batch entry: 16 rows per warp.
-template <int HeadDim, int BlockQ, int BlockK>
+// One CTA's work on BlockQ query rows of one batch entry: 16 rows per warp. SplitScores: S in
+// three bf16 products (see Precision above).
+template <int HeadDim, int BlockQ, int BlockK, bool SplitScores>
 struct AttentionCta {
   static constexpr int kWarps = BlockQ / 16;
   static constexpr int kThreads = 32 * kWarps;
@@ -337,9 +350,12 @@ struct AttentionCta {
   static constexpr int kVectorsPerPiece = kVectorsPerThread / kPieces;
   static constexpr int kHeadStepsPerPiece = kHeadSteps / kPieces;
   static constexpr int kKeyStepsPerPiece = kKeySteps / kPieces;
+  // Q's parts in registers: its bf16 rounding, and with SplitScores the rounding of the remainder.
+  static constexpr int kQParts = SplitScores ? 2 : 1;
   using Walker = TileWalker<BlockQ, BlockK, kThreads>;
-  // K and V, two buffers each, then the walker's words.
-  static constexpr size_t kSharedBytes = 4 * size_t(kTileBytes) + Walker::kSharedWords * sizeof(uint32_t);
+  // K and V, two buffers each, with SplitScores two more for K's remainders, then the walker's words.
+  static constexpr int kTiles = SplitScores ? 6 : 4;
+  static constexpr size_t kSharedBytes = kTiles * size_t(kTileBytes) + Walker::kSharedWords * sizeof(uint32_t);
   // Two CTAs of 256 threads per SM cap a thread at 128 registers: D = 64 with BlockK = 32 fits
   // without spilling, the rest spill (D = 64, BlockK = 64: 176 bytes) or cannot fit (D = 128: O
   // and Q alone take 96). A CTA of 128 threads gets two per SM at any register count.
@@ -376,6 +392,24 @@ struct AttentionCta {
             make_uint2(pack_bf16x2(v.x, v.y), pack_bf16x2(v.z, v.w));
       }
     }
+
+    // The bf16 rounding into `high` and, with SplitScores, the rounding of the remainder into `low`.
+    __device__ void store_parts(__nv_bfloat16* high, __nv_bfloat16* low, int piece) const {
+      if constexpr (!SplitScores) {
+        store(high, piece);
+      } else {
+#pragma unroll
+        for (int i = 0; i < kVectorsPerPiece; ++i) {
+          const int vector = (piece * kVectorsPerPiece + i) * kThreads + int(threadIdx.x);
+          const int offset = vector / kVectorsPerRow * kRowStride + vector % kVectorsPerRow * 4;
+          const float4 v = vectors[i];
+          const uint32_t hi0 = pack_bf16x2(v.x, v.y), hi1 = pack_bf16x2(v.z, v.w);
+          *reinterpret_cast<uint2*>(high + offset) = make_uint2(hi0, hi1);
+          *reinterpret_cast<uint2*>(low + offset) =
+              make_uint2(pack_bf16x2_remainder(v.x, v.y, hi0), pack_bf16x2_remainder(v.z, v.w, hi1));
+        }
+      }
+    }
   };
 
   // The running state of a warp's 16 rows. A thread holds rows group and group + 8 of the warp
@@ -394,7 +428,9 @@ struct AttentionCta {
 
     __nv_bfloat16* keys = reinterpret_cast<__nv_bfloat16*>(shared);
     __nv_bfloat16* values = reinterpret_cast<__nv_bfloat16*>(shared + 2 * kTileBytes);
-    uint32_t* walker_words = reinterpret_cast<uint32_t*>(shared + 4 * kTileBytes);
+    // K's remainders (SplitScores only; otherwise never touched).
+    __nv_bfloat16* key_remainders = reinterpret_cast<__nv_bfloat16*>(shared + 4 * kTileBytes);
+    uint32_t* walker_words = reinterpret_cast<uint32_t*>(shared + kTiles * kTileBytes);
     const float* k_entry = p.k + entry * p.seq_k * HeadDim;
     const float* v_entry = p.v + entry * p.seq_k * HeadDim;
 
@@ -423,7 +459,7 @@ struct AttentionCta {
     // the __syncthreads that ended the previous pass.
     Walker walker(p, q0, walker_words);
     TileStaging staging;
-    uint32_t q_fragments[kHeadSteps][4];
+    uint32_t q_fragments[kQParts][kHeadSteps][4];
     LiveTile tile{-1, false};
     int buffer = 1;
     for (;;) {
@@ -434,6 +470,7 @@ struct AttentionCta {
       const float* next_keys = k_entry + int64_t(next_begin) * HeadDim;
       const float* next_values = v_entry + int64_t(next_begin) * HeadDim;
       __nv_bfloat16* next_key_tile = keys + (buffer ^ 1) * (kTileBytes / 2);
+      __nv_bfloat16* next_key_remainder_tile = key_remainders + (buffer ^ 1) * (kTileBytes / 2);
       __nv_bfloat16* next_value_tile = values + (buffer ^ 1) * (kTileBytes / 2);
       if (tile.index < 0) {
         if (has_next) {
@@ -443,12 +480,13 @@ struct AttentionCta {
             staging.load(next_keys, next_valid_rows, piece);
             value_staging.load(next_values, next_valid_rows, piece);
             if (piece == 0) load_q_fragments(p, entry, rows, thread_in_group, q_fragments);
-            staging.store(next_key_tile, piece);
+            staging.store_parts(next_key_tile, next_key_remainder_tile, piece);
             value_staging.store(next_value_tile, piece);
           }
         }
       } else {
         const uint32_t key_tile = shared_address(keys) + buffer * kTileBytes + key_lane_offset;
+        const uint32_t key_remainder_tile = shared_address(key_remainders) + buffer * kTileBytes + key_lane_offset;
         const uint32_t value_tile = shared_address(values) + buffer * kTileBytes + value_lane_offset;
         float scores[kScoreTiles][4];
 #pragma unroll
@@ -458,8 +496,8 @@ struct AttentionCta {
 #pragma unroll
         for (int piece = 0; piece < kPieces; ++piece) {
           if (has_next) staging.load(next_keys, next_valid_rows, piece);
-          multiply_keys(q_fragments, key_tile, piece, scores);
-          if (has_next) staging.store(next_key_tile, piece);
+          multiply_keys(q_fragments, key_tile, key_remainder_tile, piece, scores);
+          if (has_next) staging.store_parts(next_key_tile, next_key_remainder_tile, piece);
         }
         uint32_t probabilities[kKeySteps][4];
 #pragma unroll
@@ -484,9 +522,10 @@ struct AttentionCta {
 
   // A fragments of the warp's 16 Q rows for every head step: register 0 holds row group, columns
   // 2 t and 2 t + 1 (t = thread_in_group); register 1 row group + 8; registers 2, 3 the same 8
-  // columns on. A warp's 8-byte loads cover 8 rows x 32 bytes: whole sectors.
+  // columns on. A warp's 8-byte loads cover 8 rows x 32 bytes: whole sectors. Part 1 (SplitScores)
+  // holds the remainders.
   __device__ static void load_q_fragments(const AttentionParams& p, int64_t entry, const int (&rows)[2],
-                                          int thread_in_group, uint32_t (&fragments)[kHeadSteps][4]) {
+                                          int thread_in_group, uint32_t (&fragments)[kQParts][kHeadSteps][4]) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const bool valid = rows[h] < p.seq_q;
@@ -497,24 +536,37 @@ struct AttentionCta {
         for (int half = 0; half < 2; ++half) {
           const float2 pair =
               valid ? __ldg(reinterpret_cast<const float2*>(q_row + step * 16 + half * 8)) : make_float2(0.f, 0.f);
-          fragments[step][2 * half + h] = pack_bf16x2(p.q_sign * pair.x, p.q_sign * pair.y);
+          const float x = p.q_sign * pair.x, y = p.q_sign * pair.y;
+          const uint32_t high = pack_bf16x2(x, y);
+          fragments[0][step][2 * half + h] = high;
+          if constexpr (SplitScores) fragments[kQParts - 1][step][2 * half + h] = pack_bf16x2_remainder(x, y, high);
         }
     }
   }
 
   // scores += Q K^T over this piece's head steps. One ldmatrix.x4 gives the B fragments of two
-  // key tiles (16 keys) for one head step.
-  __device__ static void multiply_keys(const uint32_t (&q_fragments)[kHeadSteps][4], uint32_t key_tile, int piece,
-                                       float (&scores)[kScoreTiles][4]) {
+  // key tiles (16 keys) for one head step. With SplitScores the two cross terms (2^-8 of the main
+  // one) go into the same fp32 accumulators: what that rounds away is fp32's own accumulation error.
+  __device__ static void multiply_keys(const uint32_t (&q_fragments)[kQParts][kHeadSteps][4], uint32_t key_tile,
+                                       uint32_t key_remainder_tile, int piece, float (&scores)[kScoreTiles][4]) {
 #pragma unroll
     for (int s = 0; s < kHeadStepsPerPiece; ++s) {
       const int step = piece * kHeadStepsPerPiece + s;
 #pragma unroll
       for (int pair = 0; pair < kScoreTiles / 2; ++pair) {
+        const uint32_t offset = uint32_t(pair * 16 * kRowStride + step * 16) * 2;
         uint32_t b[4];
-        load_matrices(b, key_tile + uint32_t(pair * 16 * kRowStride + step * 16) * 2);
-        mma_bf16_16x8x16(scores[2 * pair], q_fragments[step], b[0], b[1]);
-        mma_bf16_16x8x16(scores[2 * pair + 1], q_fragments[step], b[2], b[3]);
+        load_matrices(b, key_tile + offset);
+        if constexpr (SplitScores) {
+          uint32_t remainder[4];
+          load_matrices(remainder, key_remainder_tile + offset);
+          mma_bf16_16x8x16(scores[2 * pair], q_fragments[1][step], b[0], b[1]);
+          mma_bf16_16x8x16(scores[2 * pair + 1], q_fragments[1][step], b[2], b[3]);
+          mma_bf16_16x8x16(scores[2 * pair], q_fragments[0][step], remainder[0], remainder[1]);
+          mma_bf16_16x8x16(scores[2 * pair + 1], q_fragments[0][step], remainder[2], remainder[3]);
+        }
+        mma_bf16_16x8x16(scores[2 * pair], q_fragments[0][step], b[0], b[1]);
+        mma_bf16_16x8x16(scores[2 * pair + 1], q_fragments[0][step], b[2], b[3]);
       }
     }
   }
@@ -670,13 +722,14 @@ inline cudaError_t reject(const char** why, const char* format, Args... args) {
 
 }  // namespace detail
 
-template <int HeadDim, int BlockQ, int BlockK>
+// SplitScores: S = Q K^T in three bf16 products, to about fp32 accuracy (see Precision above).
+template <int HeadDim, int BlockQ, int BlockK, bool SplitScores = false>
 struct AttentionKernel {
   static_assert(HeadDim == 64 || HeadDim == 128, "HeadDim is 64 or 128");
   static_assert(BlockQ == 64 || BlockQ == 128, "BlockQ is 64 or 128 (16 query rows per warp)");
   static_assert(BlockK == 32 || BlockK == 64, "BlockK is 32 or 64");
 
-  using Cta = detail::AttentionCta<HeadDim, BlockQ, BlockK>;
+  using Cta = detail::AttentionCta<HeadDim, BlockQ, BlockK, SplitScores>;
   static constexpr int kThreads = Cta::kThreads;
   static constexpr size_t kSharedBytes = Cta::kSharedBytes;
 
