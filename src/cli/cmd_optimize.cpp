@@ -29,6 +29,7 @@
 #include "graph/graph_reader.h"
 #include "graph/trace_cache.h"
 #include "map/gemm_match.h"
+#include "map/mapping_signature.h"
 #include "map/row_match.h"
 #include "report/problem_report.h"
 #include "report/progress.h"
@@ -505,6 +506,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       states[i].exhausted = !problems[i].skipped.empty();
       states[i].eager_ms = problems[i].eager_ms;
       const std::vector<store::AttemptRow> recorded = store->attempts(problems[i].name);
+      // A mapping with no correct recorded attempt (a kernel kind or space added since): the window does
+      // not stop it before one of its attempts is correct (sched::ProblemState::new_mapping).
+      const std::string mapping = map::mapping_signature(problems[i].matches.gemms);
+      states[i].new_mapping = !recorded.empty() && std::none_of(recorded.begin(), recorded.end(), [&](const store::AttemptRow& r) {
+        return r.verdict == "ok" && map::mapping_signature(r.dsl) == mapping;
+      });
       for (const store::AttemptRow& r : recorded) {
         ++resumed;
         if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;
@@ -666,7 +673,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           plan.push_back({{"problem", problems[i].name}, {"expected_gain", sched::expected_gain(view[i])},
                           {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
                           {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
-                          {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best},
+                          {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best}, {"new_mapping", view[i].new_mapping},
                           {"configs", nlohmann::json::array()}});
         view[i].exhausted = true;
         int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
@@ -744,6 +751,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (states[i].eager_ms <= 0 && row.eager_ms > 0) states[i].eager_ms = row.eager_ms;
         if (p.compile_ms <= 0 && row.compile_ms > 0) p.compile_ms = row.compile_ms;
         sched::record_attempt(states[i], correct ? std::optional<double>(row.time_ms) : std::nullopt);
+        if (correct) states[i].new_mapping = false;  // today's mapping has a correct attempt now
         if (result.contains("signals") && reference_is_nondeterministic(result["signals"]) && !states[i].exhausted) {
           // Two runs of the problem's own model disagree (active dropout, random ops): no candidate
           // can ever be verified, so its budget goes to the others.

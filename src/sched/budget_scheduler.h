@@ -2,7 +2,8 @@
 // The budget scheduler (the paper's policy, shared/facts/paper.md): a problem
 // stops receiving attempts when
 //   (a) t_best <= (1 + epsilon) * t_SOL and it already beats PyTorch, or
-//   (b) it beats PyTorch and `window` consecutive attempts brought no improvement,
+//   (b) it beats PyTorch and `window` consecutive attempts brought no improvement (unless today's
+//       mapping of the problem has no correct attempt yet: ProblemState::new_mapping),
 // or when its own budget or its candidates run out. Across a suite the next
 // attempt goes to the open problem with the most expected gain in log-speedup
 // (geomean speedup is a sum of logs, so gains add across problems).
@@ -43,6 +44,12 @@ struct ProblemState {
   // campaign after a change to the emitted code): that program is measured again before anything
   // else, whatever the stopping rules say, since the written solution must be a measured one.
   bool stale_best = false;
+  // Today's mapping of the problem (its kernels, map/mapping_signature.h) has no correct attempt in
+  // the store, though others do: a kernel kind or a configuration space added since they ran
+  // (level3/003's fused attention, whose first attempts missed the tolerance before its split scores
+  // existed). The window judged other kernels, not these, so it does not stop the problem until one
+  // of today's mapping is correct; the budget and the candidates still bound it. Never set in replay.
+  bool new_mapping = false;
 
   bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }
   double speedup() const { return best_ms && eager_ms > 0 ? eager_ms / *best_ms : 0; }

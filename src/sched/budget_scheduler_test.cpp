@@ -40,6 +40,23 @@ TEST(StopReason, Table) {
   for (const Row& r : rows) EXPECT_EQ(stop_reason_name(stop_reason(r.p, pol)), stop_reason_name(r.want));
 }
 
+// A new mapping (kernels with no correct recorded attempt) keeps a problem whose window is spent open;
+// the other rules still stop it.
+TEST(StopReason, ANewMappingOutlivesTheWindow) {
+  Policy pol;
+  pol.epsilon = 0.25;
+  pol.window = 4;
+  pol.per_problem_budget = 10;
+  ProblemState p = state(1.0, 2.0, 1.5, 6, 4);
+  p.new_mapping = true;
+  EXPECT_EQ(stop_reason(p, pol), StopReason::none);
+  p.attempts = 10;
+  EXPECT_EQ(stop_reason(p, pol), StopReason::budget);
+  ProblemState near = state(1.0, 2.0, 1.2, 3, 4);
+  near.new_mapping = true;
+  EXPECT_EQ(stop_reason(near, pol), StopReason::near_sol);
+}
+
 TEST(RecordAttempt, ImprovementResetsTheWindowNoiseDoesNot) {
   ProblemState p = state(1, 5, std::nullopt, 0, 0);
   record_attempt(p, std::nullopt);
