@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "graph/collapse_gemm_sum.h"
 #include "graph/node_args.h"
 #include "map/attention_match.h"
 
@@ -140,6 +141,9 @@ class RowMatcher {
 MatchReport match_rows(const OpGraph& g) { return RowMatcher(g).run(); }
 
 MatchReport match_problem(OpGraph& g, bool fused_attention) {
+  // A sum over a linear layer's features is a GEMV (graph/collapse_gemm_sum.h): rewritten first, so the
+  // GEMMs below are the collapsed problem's.
+  graph::collapse_gemm_sums(g);
   MatchReport attention = fused_attention ? match_attention(g) : MatchReport{};
   if (attention.gemms.empty()) {
     MatchReport r = match_gemms_or_attention(g);

@@ -19,7 +19,8 @@ namespace ucutlass::map {
 
 MatchReport match_rows(const graph::OpGraph& g);
 
-// What `ucutlass optimize` maps in a problem: with `fused_attention` (the tolerance allows bf16
+// What `ucutlass optimize` maps in a problem, after rewriting a sum over a linear layer's features as
+// the GEMV it is (graph/collapse_gemm_sum.h: the graph changes): with `fused_attention` (the tolerance allows bf16
 // operands) its attentions as attention kernels (map/attention_match.h) and the GEMMs and convolutions
 // outside them; else its GEMMs and convolutions (match_gemms_or_attention); with none of those, its row
 // anchors.

@@ -105,6 +105,9 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
       {"level1_030_logsumexp_rows", sol::ToleranceProfile::kernelbench_v01, 1},
       {"level1_034_argmax_rows", sol::ToleranceProfile::kernelbench, 1},
       {"level1_035_group_norm", sol::ToleranceProfile::kernelbench, 1},
+      // linear + sum as ones W and a GEMV (graph/collapse_gemm_sum.h), with PyTorch's ones, t, squeeze, sum, add
+      {"level2_017_gemm_sum_collapses_to_gemv_degenerate", sol::ToleranceProfile::kernelbench, 2},
+      {"level2_017_gemm_sum_collapses_to_gemv_degenerate", sol::ToleranceProfile::kernelbench_v01, 2},
   };
   for (const Row& r : rows) {
     SCOPED_TRACE(r.fixture);
