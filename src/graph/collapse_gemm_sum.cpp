@@ -99,11 +99,13 @@ int collapse_gemm_sums(OpGraph& g) {
     node("ones", "aten.ones.default", {}, ones, nlohmann::json::array({nlohmann::json::array({1, n})}),
          {{"dtype", "float32"}, {"device", "cuda"}});
     node("colsum", "aten.mm.default", {ones, c.w}, column_sums, {ref(ones), ref(c.w)});
+    g.fp32_products.insert(nodes.back().id);
     node("colsum_t", "aten.t.default", {column_sums}, column_sums_t, {ref(column_sums)});
     // x s^T: [M, 1], the sum with keepdim; without, squeezed to [M]. The bias's sum comes last.
     const bool last_is_product = c.keepdim && c.b < 0;
     const int product = last_is_product ? out : tensor("product", {m, 1}, {1, 1});
     node("gemv", "aten.mm.default", {c.x, column_sums_t}, product, {ref(c.x), ref(column_sums_t)});
+    g.fp32_products.insert(nodes.back().id);
     int result = product;
     if (!c.keepdim) {
       result = c.b < 0 ? out : tensor("squeezed", {m}, {1});

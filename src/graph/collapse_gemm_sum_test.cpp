@@ -29,6 +29,8 @@ TEST(CollapseGemmSum, Level2017BecomesAGemvOverTheWeightsColumnSums) {
   EXPECT_EQ(g.tensors[gemv.inputs[0]].name, "x");
   EXPECT_EQ(g.tensors[gemv.outputs[0]].shape, (std::vector<int64_t>{1024, 1}));
   EXPECT_EQ(g.nodes[0].kwargs.dump(), R"({"device":"cuda","dtype":"float32"})");
+  // Both products keep fp32 accuracy whatever the profile (collapse_gemm_sum.h says why).
+  EXPECT_EQ(g.fp32_products, (std::set<std::string>{column_sums.id, gemv.id}));
   EXPECT_EQ(collapse_gemm_sums(g), 0);  // nothing left to rewrite
 }
 

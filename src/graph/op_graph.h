@@ -4,6 +4,7 @@
 // (format "ucutlass-opgraph", see docs/sol.md); graph_reader.h reads it.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -56,6 +57,9 @@ struct OpGraph {
   std::vector<Tensor> tensors;
   std::vector<Node> nodes;  // in execution order: producers come first
   std::vector<int> inputs, weights, outputs;
+  // Ids of nodes whose products must stay fp32-accurate whatever the tolerance profile allows: set by
+  // rewrites (graph/collapse_gemm_sum.h), never traced or serialized.
+  std::set<std::string> fp32_products;
 
   // Appends a tensor and indexes its id; returns its index.
   int add_tensor(Tensor t);

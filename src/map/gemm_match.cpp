@@ -177,6 +177,7 @@ MatchReport match_gemms(const OpGraph& g) {
     GemmMatch m;
     m.anchor = static_cast<int>(i);
     m.anchor_op = base;
+    m.fp32_products = g.fp32_products.count(n.id) > 0;
     std::string why = n.outputs.size() != 1 ? "several outputs" : conv ? match_conv_anchor(g, n, m) : (*rule)(g, n, m);
     if (why.empty()) {
       const graph::DType da = g.tensors[m.a.tensor].dtype, db = g.tensors[m.b.tensor].dtype;

@@ -133,6 +133,8 @@ struct GemmMatch {
   std::optional<ConvSpec> conv;  // set for a convolution anchor: the kernel is a conv of the DSL
   std::optional<RowSpec> rows;   // set for a row anchor (map/row_match.h): named row0, row1, ...
   std::optional<AttentionSpec> attention;  // set for an attention anchor (map/attention_match.h): attn0, ...
+  // The anchor is in OpGraph::fp32_products: only the math paths of the strict (1e-4) profile.
+  bool fp32_products = false;
 };
 
 struct MatchReport {

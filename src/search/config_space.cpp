@@ -299,7 +299,9 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
     if (fused_attention_allowed(tolerance))
       spaces.emplace_back(MathChoice{Arch::sm90a, MathPath::tensor_op}, enumerate_attention_configs(m));
   } else {
-    for (const MathChoice& path : m.conv ? conv_math_paths(m, tolerance) : allowed_math_paths(m.in, tolerance, input_only_k))
+    // A product marked fp32-accurate (GemmMatch::fp32_products) gets the strict profile's paths.
+    const sol::ToleranceProfile paths = m.fp32_products ? sol::ToleranceProfile::kernelbench : tolerance;
+    for (const MathChoice& path : m.conv ? conv_math_paths(m, paths) : allowed_math_paths(m.in, paths, input_only_k))
       spaces.emplace_back(path, enumerate_configs(m, path));
     // A matrix-vector product also runs as a GEMV kernel: f32 FMAs with f32 accumulation on CUDA cores, as
     // accurate as the problem's own fp32 (or 16-bit) product, so under every tolerance profile.
