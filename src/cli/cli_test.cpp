@@ -256,6 +256,46 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
   fs::remove_all(dir);
 }
 
+// A store whose only correct attempt ran other kernels (a program with an attention kernel) leaves
+// today's mapping of the problem unproven: the plan says so, and a spent window does not stop it (an
+// incorrect attempt after the correct one spends --window 1; 0.5 ms beats eager's 0.6, far from SOL).
+TEST(Cli, PlanMarksAMappingWithNoCorrectAttempt) {
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_mapping_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string graph = "tests/optimize/graphs/level1_016_gemv.json";
+  auto plan_of = [&] {
+    ProcessResult r = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                "--plan", "--batch", "1", "--window", "1", "--json"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false)["plan"];
+  };
+  const nlohmann::json fresh = plan_of();
+  ASSERT_EQ(fresh.size(), 1u);
+  EXPECT_FALSE(fresh[0].value("new_mapping", true));
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    for (const char* verdict : {"ok", "incorrect"}) {
+      store::AttemptRow row;
+      row.problem = "level1_016_gemv";
+      row.hash = verdict[0] == 'o' ? "fedcba9876543210" : "fedcba9876543211";
+      row.dsl = "kernel attn0 = attention(batch = 1, seq_q = 64, seq_k = 64, head_dim = 64)\n";
+      row.config = std::string("another mapping, ") + verdict;
+      row.verdict = verdict;
+      row.time_ms = verdict[0] == 'o' ? 0.5 : 0.0;
+      row.eager_ms = 0.6;
+      row.signals = "[]";
+      row.result_json = "{}";
+      ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+    }
+  }
+  const nlohmann::json after = plan_of();
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_TRUE(after[0].value("new_mapping", false));
+  fs::remove_all(dir);
+}
+
 TEST(Cli, ReplaySweepsAPolicyGridOverARecordedCampaign) {
   // A campaign recorded on the H200 (committed), opened read-only: 7 epsilons x 8 windows.
   const std::string store = "bench/results/campaigns/v01-2026-11-30-053241.sqlite";

@@ -25,6 +25,7 @@
 #include "exec/harness_batch.h"
 #include "exec/correctness_rules.h"
 #include "exec/unrecorded_evaluations.h"
+#include "graph/collapse_gemm_sum.h"
 #include "graph/decompose_attention.h"
 #include "graph/graph_reader.h"
 #include "graph/trace_cache.h"
@@ -286,6 +287,7 @@ std::string plan_text(const nlohmann::json& plan) {
       o << ": its best measured again first (today's code writes that program differently)";
     else
       o << ": expected gain " << pick["expected_gain"].get<double>();
+    if (pick.value("new_mapping", false)) o << ", a mapping with no correct attempt yet";
     if (!pick["best_ms"].is_null()) o << ", best " << pick["best_ms"].get<double>() << " ms";
     if (!pick["next_expected_ms"].is_null())
       o << ", next expected " << pick["next_expected_ms"].get<double>() << " ms" << (pick["next_speculative"].get<bool>() ? " (speculative)" : "");
@@ -424,6 +426,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       p.sched_sol_ms = sol.fused.time * 1e3;
       // After the SOL bound (the fused attention's): an attention-only problem's GEMMs become kernels.
       if (a.spell_out_attention) graph::decompose_attention(p.graph);
+      // A collapsed linear + sum (match_problem would rewrite it too) runs the reduced problem, so the
+      // scheduler judges it against the reduced floor, not the full GEMM's bound.
+      if (graph::collapse_gemm_sums(p.graph) > 0) p.sched_sol_ms = p.sol_ms;
       // Attention kernels where the tolerance allows them, GEMMs and convolutions, or, without those, the
       // softmaxes, norms and row reductions (map::match_problem).
       p.matches = map::match_problem(p.graph, search::fused_attention_allowed(*tol));

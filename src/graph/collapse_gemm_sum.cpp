@@ -1,6 +1,7 @@
 #include "graph/collapse_gemm_sum.h"
 
 #include "graph/node_args.h"
+#include "graph/rewrite_builder.h"
 
 namespace ucutlass::graph {
 
@@ -72,40 +73,26 @@ int collapse_gemm_sums(OpGraph& g) {
     const Node& sum = g.nodes[c.sum];
     const int64_t m = g.tensors[c.x].shape[0], n = g.tensors[c.w].shape[0], k = g.tensors[c.w].shape[1];
     const int out = sum.outputs[0];
-    const std::string tag = "collapse" + std::to_string(rewritten);
+    RewriteBuilder b(g, nodes, "collapse" + std::to_string(rewritten), sum.id);
     auto tensor = [&](const std::string& what, std::vector<int64_t> shape, std::vector<int64_t> stride) {
-      Tensor t;
-      t.id = tag + "_" + what;
-      t.name = t.id;
-      t.shape = std::move(shape);
-      t.stride = std::move(stride);
-      return g.add_tensor(std::move(t));
+      return b.tensor(what, std::move(shape), std::move(stride));
     };
-    auto ref = [&](int t) { return nlohmann::json{{"tensor", g.tensors[t].id}}; };
+    auto ref = [&](int t) { return b.ref(t); };
     auto node = [&](const std::string& what, const std::string& op, std::vector<int> inputs, int output, nlohmann::json args,
                     nlohmann::json kwargs = nlohmann::json::object()) {
-      Node x;
-      x.id = sum.id + "_" + what;
-      x.op = op;
-      x.inputs = std::move(inputs);
-      x.outputs = {output};
-      x.args = std::move(args);
-      x.kwargs = std::move(kwargs);
-      nodes.push_back(std::move(x));
+      return b.node(what, op, std::move(inputs), output, std::move(args), std::move(kwargs));
     };
     const int ones = tensor("ones", {1, n}, {n, 1});
     const int column_sums = tensor("colsum", {1, k}, {k, 1});
     const int column_sums_t = tensor("colsum_t", {k, 1}, {1, k});
     node("ones", "aten.ones.default", {}, ones, nlohmann::json::array({nlohmann::json::array({1, n})}),
          {{"dtype", "float32"}, {"device", "cuda"}});
-    node("colsum", "aten.mm.default", {ones, c.w}, column_sums, {ref(ones), ref(c.w)});
-    g.fp32_products.insert(nodes.back().id);
+    g.fp32_products.insert(node("colsum", "aten.mm.default", {ones, c.w}, column_sums, {ref(ones), ref(c.w)}).id);
     node("colsum_t", "aten.t.default", {column_sums}, column_sums_t, {ref(column_sums)});
     // x s^T: [M, 1], the sum with keepdim; without, squeezed to [M]. The bias's sum comes last.
     const bool last_is_product = c.keepdim && c.b < 0;
     const int product = last_is_product ? out : tensor("product", {m, 1}, {1, 1});
-    node("gemv", "aten.mm.default", {c.x, column_sums_t}, product, {ref(c.x), ref(column_sums_t)});
-    g.fp32_products.insert(nodes.back().id);
+    g.fp32_products.insert(node("gemv", "aten.mm.default", {c.x, column_sums_t}, product, {ref(c.x), ref(column_sums_t)}).id);
     int result = product;
     if (!c.keepdim) {
       result = c.b < 0 ? out : tensor("squeezed", {m}, {1});

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "graph/node_args.h"
+#include "graph/rewrite_builder.h"
 
 namespace ucutlass::graph {
 
@@ -55,15 +56,10 @@ int decompose_attention(OpGraph& g) {
     }
     const int q = arg_tensor(g, n, 0, "query"), k = arg_tensor(g, n, 1, "key"), v = arg_tensor(g, n, 2, "value");
     const int out = n.outputs[0];
-    const std::string tag = "attn" + std::to_string(rewritten);
+    RewriteBuilder b(g, nodes, "attn" + std::to_string(rewritten), n.id);
+    const DType dtype = g.tensors[q].dtype;
     auto tensor = [&](const std::string& what, std::vector<int64_t> shape, std::vector<int64_t> stride) {
-      Tensor t;
-      t.id = tag + "_" + what;
-      t.name = t.id;
-      t.shape = std::move(shape);
-      t.stride = std::move(stride);
-      t.dtype = g.tensors[q].dtype;
-      return g.add_tensor(std::move(t));
+      return b.tensor(what, std::move(shape), std::move(stride), dtype);
     };
     // K^T: a view with the last two dimensions (and strides, when known) swapped.
     std::vector<int64_t> kt_shape = g.tensors[k].shape, kt_stride = g.tensors[k].stride;
@@ -75,21 +71,12 @@ int decompose_attention(OpGraph& g) {
     const int scores = tensor("scores", s_shape, contiguous_strides(s_shape));
     const int scaled = tensor("scaled", s_shape, contiguous_strides(s_shape));
     const int probs = tensor("probs", s_shape, contiguous_strides(s_shape));
-    auto node = [&](const std::string& what, const std::string& op, std::vector<int> inputs, int output, nlohmann::json args) {
-      Node m;
-      m.id = n.id + "_" + what;
-      m.op = op;
-      m.inputs = std::move(inputs);
-      m.outputs = {output};
-      m.args = std::move(args);
-      nodes.push_back(std::move(m));
-    };
-    auto ref = [&](int t) { return nlohmann::json{{"tensor", g.tensors[t].id}}; };
-    node("kt", "aten.transpose.int", {k}, kt, {ref(k), -2, -1});
-    node("qk", "aten.matmul.default", {q, kt}, scores, {ref(q), ref(kt)});
-    node("scale", "aten.mul.Tensor", {scores}, scaled, {ref(scores), *scale});
-    node("softmax", "aten.softmax.int", {scaled}, probs, {ref(scaled), -1});
-    node("pv", "aten.matmul.default", {probs, v}, out, {ref(probs), ref(v)});
+    auto ref = [&](int t) { return b.ref(t); };
+    b.node("kt", "aten.transpose.int", {k}, kt, {ref(k), -2, -1});
+    b.node("qk", "aten.matmul.default", {q, kt}, scores, {ref(q), ref(kt)});
+    b.node("scale", "aten.mul.Tensor", {scores}, scaled, {ref(scores), *scale});
+    b.node("softmax", "aten.softmax.int", {scaled}, probs, {ref(scaled), -1});
+    b.node("pv", "aten.matmul.default", {probs, v}, out, {ref(probs), ref(v)});
     ++rewritten;
   }
   g.nodes = std::move(nodes);
