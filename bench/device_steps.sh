@@ -91,6 +91,20 @@ run_step() {
         --cache-dir build/kernel-cache || rc=$? ;;
     optimize|optimize_kill)
       local dir=${OPTIMIZE_OUT:-optimize_out} limit=${secs:-540} sig=TERM suite=problems
+      if [ -z "${OPTIMIZE_PROBLEMS:-}" ] && [ -f "$dir/campaign.sqlite" ]; then
+        # A half-suite store resumed over the whole suite would start every problem of the other half in
+        # it (2026-12-01: half b's problems ran into half a's store). Refused: give the half's list.
+        local held total
+        held=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM problems").fetchone()[0])' \
+          "$dir/campaign.sqlite" 2>/dev/null || echo 0)
+        total=$(find problems -name '*.py' -path '*level*' | wc -l)
+        if [ "$held" -gt 0 ] && [ "$held" -lt "$total" ]; then
+          echo "device_steps: $dir/campaign.sqlite holds $held problems, not the suite's $total; give OPTIMIZE_PROBLEMS" \
+            "(bench/sets/suite-half-*.txt; bench/campaign_call.py prepare prints the command)" >&2
+          echo "device_steps: $name exit 2 after 0 s" >&2
+          return 2
+        fi
+      fi
       if [ -n "${OPTIMIZE_PROBLEMS:-}" ]; then
         # The same level/name paths as under problems/, so baselines and problem names match.
         suite=$dir.problems

@@ -46,13 +46,23 @@ def campaign_rows(opt_dir):
     return problems, best
 
 
-def problem_path(recorded, opt_dir):
-    """Absolute: the harness batch reads relative paths from its pairs file's folder."""
+def problem_path(recorded, opt_dir, suite=REPO / "problems"):
+    """Absolute: the harness batch reads relative paths from its pairs file's folder. A campaign prepared on
+    another machine names its problems in a copy of the suite, `<campaign>.problems/level?/NAME.py`
+    (bench/campaign_call.py prepare); where that copy is missing here, the suite's own file of that
+    level and name is the one (the copy is made from it)."""
     p = pathlib.Path(recorded)
-    if p.is_absolute() or p.exists():
+    if p.exists():
         return p.resolve()
-    beside = opt_dir.parent / p
-    return (beside if beside.exists() else p).resolve()
+    if not p.is_absolute():
+        beside = opt_dir.parent / p
+        if beside.exists():
+            return beside.resolve()
+    parts = p.parts
+    for i, part in enumerate(parts):
+        if part.endswith(".problems") and i + 1 < len(parts) and (suite / pathlib.Path(*parts[i + 1:])).exists():
+            return (suite / pathlib.Path(*parts[i + 1:])).resolve()
+    return p.resolve()
 
 
 def written_hash(path):

@@ -69,3 +69,18 @@ def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
     assert rows["mm"]["verdict"] not in (None, "no_solution_written", "runtime_error"), rows["mm"]
     assert doc["every_written_passed"] == (rows["mm"]["verdict"] == "ok")
     assert r.returncode == (0 if doc["every_written_passed"] else 3), r.stderr
+
+
+def test_a_problem_copied_on_another_machine_is_found_in_the_suite(tmp_path):
+    # The store of a campaign prepared on the CPU machine names /tmp/prep/<campaign>.problems/level1/...; on
+    # the device that copy does not exist, the suite's own file does.
+    sys.path.insert(0, str(REPO / "bench"))
+    sys.path.insert(0, str(REPO / "python"))
+    import verify_written
+    suite = tmp_path / "problems"
+    (suite / "level1").mkdir(parents=True)
+    (suite / "level1" / "016_gemv.py").write_text(PROBLEM)
+    recorded = "/nonexistent/prep/opt_v01suite_b.problems/level1/016_gemv.py"
+    assert verify_written.problem_path(recorded, tmp_path / "opt", suite) == (suite / "level1" / "016_gemv.py").resolve()
+    missing = "/nonexistent/prep/opt_v01suite_b.problems/level1/999_none.py"
+    assert verify_written.problem_path(missing, tmp_path / "opt", suite) == Path(missing).resolve()
