@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""How much one program's measured time moves between runs: the same (problem, program hash) measured
+correct in two campaign stores, or a campaign's recorded best beside a verify run of its written files.
+
+    python3 bench/measurement_drift.py STORE_A STORE_B [--out FILE_OR_DIR]
+    python3 bench/measurement_drift.py STORE --verify VERIFY_JSON [--out FILE_OR_DIR]
+
+Why: a campaign keeps each problem's fastest correct attempt, one measurement each; if a measurement
+moves by several percent from run to run, the fastest of many is biased low, and a suite figure read
+from the stores overstates what the written solutions do when measured again. Pairs: the later over the
+earlier time (STORE_B / STORE_A, or verify / store), per pair and as a geometric mean, with the spread.
+Writes bench/results/measurement-drift-<stamp>.json with provenance.
+"""
+import argparse
+import json
+import math
+import sqlite3
+import statistics
+import sys
+
+import provenance
+
+
+def correct_times(store):
+    """{(problem, hash): time_ms} of the store's correct attempts."""
+    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    rows = con.execute("SELECT problem, hash, time_ms FROM attempts WHERE verdict = 'ok' AND time_ms > 0").fetchall()
+    con.close()
+    return {(p, h): t for p, h, t in rows}
+
+
+def verify_times(path):
+    """{(problem, hash): time_ms} of a bench/verify_written.py result's passing written solutions."""
+    doc = json.loads(open(path, encoding="utf-8").read())
+    return {(r["problem"], r["written_hash"]): r["median_ms"] for r in doc["rows"]
+            if r.get("verdict") == "ok" and r.get("written_hash") and r.get("median_ms")}
+
+
+def drift(first, second):
+    """The pairs measured in both, with second / first, and their summary."""
+    pairs = [{"problem": p, "hash": h, "first_ms": first[(p, h)], "second_ms": second[(p, h)],
+              "ratio": second[(p, h)] / first[(p, h)]} for (p, h) in sorted(first) if (p, h) in second]
+    ratios = [x["ratio"] for x in pairs]
+    summary = {"pairs": len(pairs)}
+    if ratios:
+        logs = [math.log(r) for r in ratios]
+        summary.update({"geomean_ratio": math.exp(statistics.fmean(logs)), "min_ratio": min(ratios),
+                        "max_ratio": max(ratios), "median_ratio": statistics.median(ratios),
+                        "log_stdev": statistics.stdev(logs) if len(logs) > 1 else 0.0,
+                        "within_5pct": sum(abs(r - 1) <= 0.05 for r in ratios) / len(ratios)})
+    return pairs, summary
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("stores", nargs="+", help="one store with --verify, else two")
+    ap.add_argument("--verify", help="a bench/verify_written.py result to set beside the store")
+    ap.add_argument("--out", default="bench/results", help="result file or folder (default bench/results)")
+    a = ap.parse_args(argv)
+    if (a.verify is None) != (len(a.stores) == 2) or len(a.stores) > 2:
+        ap.error("give two stores, or one store and --verify")
+    started = provenance.now()
+    first = correct_times(a.stores[0])
+    second = verify_times(a.verify) if a.verify else correct_times(a.stores[1])
+    pairs, summary = drift(first, second)
+    doc = {"bench": "measurement-drift", "date": started.isoformat(), **provenance.command(),
+           "git": provenance.git_state(), "first": a.stores[0], "second": a.verify or a.stores[1],
+           "summary": summary, "pairs": pairs}
+    provenance.write_result(a.out, "measurement-drift", started, doc)
+    if not pairs:
+        print("no program measured correct in both")
+    else:
+        print(f"{summary['pairs']} program(s) measured in both: second / first geomean {summary['geomean_ratio']:.3f}, "
+              f"median {summary['median_ratio']:.3f}, range {summary['min_ratio']:.3f}-{summary['max_ratio']:.3f}, "
+              f"{100 * summary['within_5pct']:.0f}% within 5%")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,58 @@
+"""bench/measurement_drift.py: the same program measured twice, in two stores or a store and a verify run."""
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def store(path, rows):
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE attempts (problem TEXT, hash TEXT, time_ms REAL, verdict TEXT)")
+    db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?)", rows)
+    db.commit()
+    db.close()
+    return str(path)
+
+
+def run(*args):
+    env = {"PYTHONPATH": str(REPO / "python")}
+    return subprocess.run([sys.executable, str(REPO / "bench" / "measurement_drift.py"), *args], capture_output=True,
+                          text=True, env={**__import__("os").environ, **env})
+
+
+def test_pairs_are_the_programs_correct_in_both(tmp_path):
+    a = store(tmp_path / "a.sqlite", [("p", "h1", 1.0, "ok"), ("p", "h2", 2.0, "ok"), ("q", "h3", 1.0, "ok"),
+                                      ("q", "h4", 0.0, "incorrect")])
+    b = store(tmp_path / "b.sqlite", [("p", "h1", 1.2, "ok"), ("q", "h3", 0.8, "ok"), ("q", "h4", 3.0, "ok"),
+                                      ("r", "h5", 1.0, "ok")])
+    out = tmp_path / "drift.json"
+    r = run(a, b, "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert [(x["problem"], x["hash"]) for x in doc["pairs"]] == [("p", "h1"), ("q", "h3")]
+    assert abs(doc["summary"]["geomean_ratio"] - (1.2 * 0.8) ** 0.5) < 1e-12
+    assert doc["summary"]["min_ratio"] == 0.8 and doc["summary"]["max_ratio"] == 1.2
+    assert doc["summary"]["within_5pct"] == 0.0
+
+
+def test_a_verify_run_is_set_beside_the_store(tmp_path):
+    a = store(tmp_path / "a.sqlite", [("p", "h1", 1.0, "ok"), ("q", "h2", 2.0, "ok")])
+    verify = tmp_path / "verify.json"
+    verify.write_text(json.dumps({"rows": [
+        {"problem": "p", "written_hash": "h1", "verdict": "ok", "median_ms": 1.03},
+        {"problem": "q", "written_hash": "h2", "verdict": "incorrect", "median_ms": None}]}))
+    out = tmp_path / "drift.json"
+    r = run(a, "--verify", str(verify), "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["summary"]["pairs"] == 1 and abs(doc["pairs"][0]["ratio"] - 1.03) < 1e-12
+    assert doc["summary"]["within_5pct"] == 1.0
+
+
+def test_wrong_arguments_are_refused(tmp_path):
+    a = store(tmp_path / "a.sqlite", [])
+    r = run(a)
+    assert r.returncode == 2 and "give two stores, or one store and --verify" in r.stderr
