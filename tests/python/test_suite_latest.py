@@ -76,3 +76,23 @@ def test_profile_atol_drops_attempts_only_the_widened_atol_let_through(tmp_path)
                            timeout=60)
         assert r.returncode == 0, r.stderr
         assert json.loads(out.read_text())["problems"][0]["speedup"] == speedup
+
+
+def test_verify_runs_replace_the_stores_speedups_with_re_measured_ones(tmp_path):
+    s = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0},
+              [("a", "ok", 1.0), ("b", "ok", 1.0), ("c", "ok", 1.0)])
+    verify = tmp_path / "verify.json"
+    verify.write_text(json.dumps({"rows": [
+        {"problem": "a", "verdict": "ok", "speedup_vs_eager": 3.0},       # re-measured slower than the store's 4x
+        {"problem": "b", "verdict": "incorrect", "speedup_vs_eager": None},  # failed again: 1x
+        {"problem": "d", "verdict": "no_solution_written"}]}))             # nothing written: the store's 1x
+    out = tmp_path / "suite.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(s), "--verify", str(verify),
+                        "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    assert math.isclose(d["suite_geomean"], (4.0 * 3.0 * 2.0 * 1.0) ** 0.25)
+    assert math.isclose(d["suite_geomean_remeasured"], (3.0 * 1.0 * 2.0 * 1.0) ** 0.25)
+    assert d["remeasured_problems"] == 3
+    rows = {p["problem"]: p for p in d["problems"]}
+    assert rows["a"]["remeasured"]["speedup"] == 3.0 and "remeasured" not in rows["c"]
