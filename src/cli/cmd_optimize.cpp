@@ -25,7 +25,6 @@
 #include "exec/harness_batch.h"
 #include "exec/correctness_rules.h"
 #include "exec/unrecorded_evaluations.h"
-#include "graph/collapse_gemm_sum.h"
 #include "graph/decompose_attention.h"
 #include "graph/graph_reader.h"
 #include "graph/trace_cache.h"
@@ -426,12 +425,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       p.sched_sol_ms = sol.fused.time * 1e3;
       // After the SOL bound (the fused attention's): an attention-only problem's GEMMs become kernels.
       if (a.spell_out_attention) graph::decompose_attention(p.graph);
-      // A collapsed linear + sum (match_problem would rewrite it too) runs the reduced problem, so the
-      // scheduler judges it against the reduced floor, not the full GEMM's bound.
-      if (graph::collapse_gemm_sums(p.graph) > 0) p.sched_sol_ms = p.sol_ms;
       // Attention kernels where the tolerance allows them, GEMMs and convolutions, or, without those, the
       // softmaxes, norms and row reductions (map::match_problem).
       p.matches = map::match_problem(p.graph, search::fused_attention_allowed(*tol));
+      // A collapsed linear + sum runs the reduced problem, so the scheduler judges it against the reduced
+      // floor, not the full GEMM's bound.
+      if (p.matches.collapsed_sums > 0) p.sched_sol_ms = p.sol_ms;
       if (p.matches.gemms.empty())
         p.skipped = "no GEMM, convolution, softmax, norm or row reduction to map; no custom kernel, so no solution";
     }

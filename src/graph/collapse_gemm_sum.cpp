@@ -74,34 +74,27 @@ int collapse_gemm_sums(OpGraph& g) {
     const int64_t m = g.tensors[c.x].shape[0], n = g.tensors[c.w].shape[0], k = g.tensors[c.w].shape[1];
     const int out = sum.outputs[0];
     RewriteBuilder b(g, nodes, "collapse" + std::to_string(rewritten), sum.id);
-    auto tensor = [&](const std::string& what, std::vector<int64_t> shape, std::vector<int64_t> stride) {
-      return b.tensor(what, std::move(shape), std::move(stride));
-    };
-    auto ref = [&](int t) { return b.ref(t); };
-    auto node = [&](const std::string& what, const std::string& op, std::vector<int> inputs, int output, nlohmann::json args,
-                    nlohmann::json kwargs = nlohmann::json::object()) {
-      return b.node(what, op, std::move(inputs), output, std::move(args), std::move(kwargs));
-    };
-    const int ones = tensor("ones", {1, n}, {n, 1});
-    const int column_sums = tensor("colsum", {1, k}, {k, 1});
-    const int column_sums_t = tensor("colsum_t", {k, 1}, {1, k});
-    node("ones", "aten.ones.default", {}, ones, nlohmann::json::array({nlohmann::json::array({1, n})}),
-         {{"dtype", "float32"}, {"device", "cuda"}});
-    g.fp32_products.insert(node("colsum", "aten.mm.default", {ones, c.w}, column_sums, {ref(ones), ref(c.w)}).id);
-    node("colsum_t", "aten.t.default", {column_sums}, column_sums_t, {ref(column_sums)});
+    const int ones = b.tensor("ones", {1, n}, {n, 1});
+    const int column_sums = b.tensor("colsum", {1, k}, {k, 1});
+    const int column_sums_t = b.tensor("colsum_t", {k, 1}, {1, k});
+    b.node("ones", "aten.ones.default", {}, ones, nlohmann::json::array({nlohmann::json::array({1, n})}),
+           {{"dtype", "float32"}, {"device", "cuda"}});
+    g.fp32_products.insert(b.node("colsum", "aten.mm.default", {ones, c.w}, column_sums, {b.ref(ones), b.ref(c.w)}).id);
+    b.node("colsum_t", "aten.t.default", {column_sums}, column_sums_t, {b.ref(column_sums)});
     // x s^T: [M, 1], the sum with keepdim; without, squeezed to [M]. The bias's sum comes last.
     const bool last_is_product = c.keepdim && c.b < 0;
-    const int product = last_is_product ? out : tensor("product", {m, 1}, {1, 1});
-    g.fp32_products.insert(node("gemv", "aten.mm.default", {c.x, column_sums_t}, product, {ref(c.x), ref(column_sums_t)}).id);
+    const int product = last_is_product ? out : b.tensor("product", {m, 1}, {1, 1});
+    g.fp32_products.insert(
+        b.node("gemv", "aten.mm.default", {c.x, column_sums_t}, product, {b.ref(c.x), b.ref(column_sums_t)}).id);
     int result = product;
     if (!c.keepdim) {
-      result = c.b < 0 ? out : tensor("squeezed", {m}, {1});
-      node("squeeze", "aten.squeeze.dim", {product}, result, {ref(product), -1});
+      result = c.b < 0 ? out : b.tensor("squeezed", {m}, {1});
+      b.node("squeeze", "aten.squeeze.dim", {product}, result, {b.ref(product), -1});
     }
     if (c.b >= 0) {
-      const int bias_sum = tensor("bias_sum", {}, {});
-      node("bias_sum", "aten.sum.default", {c.b}, bias_sum, {ref(c.b)});
-      node("add_bias", "aten.add.Tensor", {result, bias_sum}, out, {ref(result), ref(bias_sum)});
+      const int bias_sum = b.tensor("bias_sum", {}, {});
+      b.node("bias_sum", "aten.sum.default", {c.b}, bias_sum, {b.ref(c.b)});
+      b.node("add_bias", "aten.add.Tensor", {result, bias_sum}, out, {b.ref(result), b.ref(bias_sum)});
     }
     ++rewritten;
   }

@@ -71,12 +71,11 @@ int decompose_attention(OpGraph& g) {
     const int scores = tensor("scores", s_shape, contiguous_strides(s_shape));
     const int scaled = tensor("scaled", s_shape, contiguous_strides(s_shape));
     const int probs = tensor("probs", s_shape, contiguous_strides(s_shape));
-    auto ref = [&](int t) { return b.ref(t); };
-    b.node("kt", "aten.transpose.int", {k}, kt, {ref(k), -2, -1});
-    b.node("qk", "aten.matmul.default", {q, kt}, scores, {ref(q), ref(kt)});
-    b.node("scale", "aten.mul.Tensor", {scores}, scaled, {ref(scores), *scale});
-    b.node("softmax", "aten.softmax.int", {scaled}, probs, {ref(scaled), -1});
-    b.node("pv", "aten.matmul.default", {probs, v}, out, {ref(probs), ref(v)});
+    b.node("kt", "aten.transpose.int", {k}, kt, {b.ref(k), -2, -1});
+    b.node("qk", "aten.matmul.default", {q, kt}, scores, {b.ref(q), b.ref(kt)});
+    b.node("scale", "aten.mul.Tensor", {scores}, scaled, {b.ref(scores), *scale});
+    b.node("softmax", "aten.softmax.int", {scaled}, probs, {b.ref(scaled), -1});
+    b.node("pv", "aten.matmul.default", {probs, v}, out, {b.ref(probs), b.ref(v)});
     ++rewritten;
   }
   g.nodes = std::move(nodes);

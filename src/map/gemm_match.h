@@ -139,6 +139,7 @@ struct GemmMatch {
 
 struct MatchReport {
   std::vector<GemmMatch> gemms;
+  int collapsed_sums = 0;  // linear + sum pairs match_problem rewrote as GEMVs first (graph/collapse_gemm_sum.h)
   std::vector<std::string> notes;  // GEMM-like and conv nodes left to PyTorch, and why
 };
 

@@ -143,11 +143,14 @@ MatchReport match_rows(const OpGraph& g) { return RowMatcher(g).run(); }
 MatchReport match_problem(OpGraph& g, bool fused_attention) {
   // A sum over a linear layer's features is a GEMV (graph/collapse_gemm_sum.h): rewritten first, so the
   // GEMMs below are the collapsed problem's.
-  graph::collapse_gemm_sums(g);
+  const int collapsed = graph::collapse_gemm_sums(g);
   MatchReport attention = fused_attention ? match_attention(g) : MatchReport{};
+  attention.collapsed_sums = collapsed;
   if (attention.gemms.empty()) {
     MatchReport r = match_gemms_or_attention(g);
-    return r.gemms.empty() ? match_rows(g) : r;
+    if (r.gemms.empty()) r = match_rows(g);
+    r.collapsed_sums = collapsed;
+    return r;
   }
   // The GEMMs an attention kernel replaces (the explicit form's two matmuls) are not kernels of their own.
   std::set<int> inside;

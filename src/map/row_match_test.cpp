@@ -58,3 +58,20 @@ TEST(RowMatch, ASoftmaxOverAnotherDimensionStaysInPyTorch) {
 
 }  // namespace
 }  // namespace ucutlass::map
+
+namespace ucutlass::map {
+namespace {
+
+// match_problem rewrites a linear + sum as ones W and a GEMV first and says so (the optimizer then
+// schedules the problem on its reduced SOL floor); a plain GEMM problem has nothing to collapse.
+TEST(MatchProblem, ReportsTheCollapsedLinearSums) {
+  graph::OpGraph g = graph::testing::suite_graph("level2_017_gemm_sum_collapses_to_gemv_degenerate");
+  const MatchReport r = match_problem(g, false);
+  EXPECT_EQ(r.collapsed_sums, 1);
+  EXPECT_EQ(r.gemms.size(), 2u);
+  graph::OpGraph plain = graph::testing::suite_graph("level2_001_gemm_bias_relu");
+  EXPECT_EQ(match_problem(plain, true).collapsed_sums, 0);
+}
+
+}  // namespace
+}  // namespace ucutlass::map

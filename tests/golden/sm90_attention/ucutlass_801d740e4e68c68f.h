@@ -37,9 +37,10 @@
 // (x = hi + lo to about 2^-17 relative), and S = Qhi Khi + Qhi Klo + Qlo Khi (the dropped Qlo Klo is
 // 2^-18 of |Q||K|). Why: an error in a score is an error in an exponent. Rounding Q and K to bf16 moves
 // a score by up to about 2^-8 of sum_d |q_d k_d|, which for unnormalized inputs (the harness's
-// x * 4 - 1 redraw of randn q and k: |s| of tens) reaches 0.1 and moves the softmax weights by 10%;
-// on level3/004 that missed 1e-2 on 19 of 16.8M outputs. The split costs twice the Q registers,
-// twice the K shared memory and three times the S products; P V is unchanged. The row sum adds the rounded weights the product used, so O is an exact convex combination
+// 4 x - 1 redraw of the problems' q and k, or N(0, 1) ones scaled by 4: |s| of tens) moves the
+// softmax weights by percents; on level3/004 that missed 1e-2 on 19 of 16.8M outputs. The split
+// costs twice the Q registers, twice the K shared memory and three times the S products; P V is
+// unchanged. The row sum adds the rounded weights the product used, so O is an exact convex combination
 // of V's rows and P's rounding (2^-9 relative per weight) moves O by at most about 2^-9 times the
 // weighted mean of |V[j] - O|: up to 3e-3 on a row dominated by a few keys of randn V. Callers
 // use this under a 1e-2 tolerance, not as an fp32-exact kernel.
@@ -560,7 +561,7 @@ struct AttentionCta {
           const float x = p.q_sign * pair.x, y = p.q_sign * pair.y;
           const uint32_t high = pack_bf16x2(x, y);
           fragments[0][step][2 * half + h] = high;
-          if constexpr (SplitScores) fragments[kQParts - 1][step][2 * half + h] = pack_bf16x2_remainder(x, y, high);
+          if constexpr (SplitScores) fragments[1][step][2 * half + h] = pack_bf16x2_remainder(x, y, high);
         }
     }
   }
