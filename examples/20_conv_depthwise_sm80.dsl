@@ -10,10 +10,12 @@
 
 # problems/level1/022: nn.Conv2d(512, 512, 3, padding=1, groups=512, bias=False)
 # on x [32, 512, 64, 64], f32. Auto: 8x8 pixels x 64 channels per CTA, 4 warps,
-# 3 stages. (A fused bias needs sm90a's epilogue, which has no depthwise kernel.)
+# 3 stages. A bias per channel fuses as on every sm80 kernel: read as C with
+# every stride 0 but the channel's, added with beta = 1 (so C itself is not read).
 kernel depthwise = conv2d(fprop, n = 32, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, groups = 512)
   .with_arch(sm80)
   .with_types(f32)
+  .with_epilogue(bias(col))
 
 # A MobileNet-style strided depthwise layer, f16, any batch size, with ReLU:
 # 4x8 pixels x 32 channels per CTA on 2 warps.

@@ -232,7 +232,7 @@ INSTANTIATE_TEST_SUITE_P(
                                              ".with_warps(16, 1, 1)",
             {}},
         Row{"sm80_depthwise_swizzle", DW_SM80 ".with_types(f32).with_raster(swizzle = 2)", {"1:155: the direct convolution's grid is one row of channel tiles, so it takes no swizzle"}},
-        Row{"sm80_depthwise_bias", DW_SM80 ".with_types(f32).with_epilogue(bias(col))", {"1:147: a fused bias is not supported on sm80 in this version"}},
+        Row{"sm80_depthwise_bias", DW_SM80 ".with_types(f32).with_epilogue(bias(col))", {}},
         Row{"sm80_grouped_dgrad", "kernel k = conv2d(dgrad, n = 8, h = 56, w = 56, c = 64, k = 64, r = 3, s = 3, "
                                   "pad = 1, groups = 2).with_arch(sm80).with_types(bf16)",
             {"1:97: sm80 grouped convolutions are fprop conv2d and conv1d only (DefaultConv2dGroupFprop), not conv2d "

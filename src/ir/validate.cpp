@@ -482,10 +482,7 @@ class Validator {
     const std::string legal = "on sm80: bias first, of D's type, along D's rows (bias(col) with a row-major D, "
                               "bias(row) with a column-major one), without C and without split-K";
     const bool along_rows = (s.bias == BiasKind::col) == (k_.layout_c.value == Layout::row);
-    if (depthwise())
-      error(s.span, "a fused bias is not supported on sm80 in this version", "alpha, beta and one element-wise step on sm80",
-            "with_arch(sm90a)");
-    else if (index != 0)
+    if (index != 0)
       error(s.span, "an sm80 bias is read through C, before the element-wise step, so it must be the first step", legal,
             "with_arch(sm90a) for a bias after other steps");
     else if (k_.has_source())

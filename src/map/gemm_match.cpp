@@ -222,8 +222,9 @@ bool runs_as_gemv(const GemmMatch& m) {
 FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
   FusedEpilogue f;
   // sm80 reads a bias as C with stride 0 (ir validate, check_sm80_bias): a per-column one, before
-  // any activation, never beside a residual; the depthwise direct convolution takes none.
-  const bool sm80_bias = arch == ir::Arch::sm80 && !(m.conv && m.conv->is_depthwise_conv2d());
+  // any activation, never beside a residual. The depthwise direct convolution too: its epilogue's
+  // iterator addresses an output pixel as row * stride, so a stride of 0 repeats the channels' bias.
+  const bool sm80_bias = arch == ir::Arch::sm80;
   bool only_scales = true;              // every step so far is a scale (or the residual)
   bool only_homogeneous = true;         // every step so far is a scale, relu or leaky_relu
   int activations = 0;

@@ -90,7 +90,7 @@ struct ConvSpec {
   std::optional<SpaceToDepth> space_to_depth;
 
   // A depthwise conv2d fprop (groups = c = k): what sm80 runs as CUTLASS's SIMT direct
-  // convolution (ir/validate_depthwise.h), with its own tiles and no fused bias.
+  // convolution (ir/validate_depthwise.h), with its own tiles (a bias fuses as C, as on sm80).
   bool is_depthwise_conv2d() const { return !transposed && dims == 2 && groups > 1 && groups == c && c == k; }
 };
 

@@ -158,6 +158,15 @@ CASES = [
     # channel tile, and f16 accumulation.
     ("sm80_depthwise_f32_022", "conv2d(fprop, n = 4, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
                                "groups = 512).with_arch(sm80).with_types(f32)", {"threshold": EXACT_F32}),
+    # A per-channel bias read as C with every stride 0 but the channel's (beta = 1), as problems/level1/022
+    # fuses its nn.Conv2d bias.
+    ("sm80_depthwise_f32_bias", "conv2d(fprop, n = 4, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
+                                "groups = 512).with_arch(sm80).with_types(f32).with_epilogue(bias(col))",
+     {"threshold": EXACT_F32}),
+    ("sm80_depthwise_f16_strided_bias_relu", "conv2d(fprop, n = 3, h = 57, w = 45, c = 96, k = 96, r = 3, s = 3, "
+                                             "pad = 1, stride = 2, groups = 96).with_arch(sm80).with_types(f16)"
+                                             ".with_tile(32, 32, 9).with_warps(2, 1, 1).with_epilogue(bias(col), relu)",
+     {}),
     ("sm80_depthwise_f16_strided_relu", "conv2d(fprop, n = dynamic, h = 57, w = 45, c = 96, k = 96, r = 3, s = 3, "
                                         "pad = 1, stride = 2, groups = 96).with_arch(sm80).with_types(f16)"
                                         ".with_tile(32, 32, 9).with_warps(2, 1, 1).with_epilogue(relu)", {"n": 3}),
@@ -191,7 +200,7 @@ CASES = [
 # float64 accuracy check can run one image through the same kernel).
 BENCH_PROBLEM = "conv2d(fprop, n = dynamic, h = 512, w = 1024, c = 64, k = 128, r = 3, s = 3, pad = 1)"
 # problems/level1/022: nn.Conv2d(512, 512, 3, padding=1, groups=512) on [32, 512, 64, 64], f32 (without
-# its bias, which sm80 does not fuse: the timing is of the convolution alone on both sides).
+# its bias: the timing is of the convolution alone on both sides).
 DEPTHWISE_PROBLEM = ("conv2d(fprop, n = dynamic, h = 64, w = 64, c = 512, k = 512, r = 3, s = 3, pad = 1, "
                      "groups = 512).with_arch(sm80)")
 # (name, program, batch of the timed run)

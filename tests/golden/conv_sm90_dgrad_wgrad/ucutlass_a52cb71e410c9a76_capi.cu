@@ -95,6 +95,9 @@ ucutlass_a52cb71e410c9a76::ConvParams to_conv_params(const ucutlass_conv_params*
 
 namespace {
 
+constexpr int kTransposeTile = 64;  // a square tile's side
+constexpr int kTransposeRowsPerPass = 8;  // threadIdx.y's extent: 32 x 8 threads
+
 // An element as the destination stores it: the same bits, or an f32 rounded to bf16 (nearest even).
 template <typename D, typename S>
 __device__ __forceinline__ D stored_as(S v) {
@@ -108,32 +111,46 @@ __device__ __forceinline__ __nv_bfloat16 stored_as<__nv_bfloat16, float>(float v
 template <typename T, typename D = T>
 __global__ void __launch_bounds__(256) ucutlass_batched_transpose(const T* __restrict__ src, D* __restrict__ dst,
                                                                   long long rows, long long cols) {
-  __shared__ T tile[32][33];  // the 33rd column spreads a tile column over all 32 banks
+  __shared__ T tile[kTransposeTile][kTransposeTile + 1];  // the extra column spreads a tile column over the banks
   const long long matrix = static_cast<long long>(blockIdx.z) * rows * cols;
-  const long long row0 = static_cast<long long>(blockIdx.y) * 32, col0 = static_cast<long long>(blockIdx.x) * 32;
-  for (int i = threadIdx.y; i < 32; i += 8) {
-    const long long r = row0 + i, c = col0 + threadIdx.x;
-    if (r < rows && c < cols) tile[i][threadIdx.x] = src[matrix + r * cols + c];
-  }
+  const long long row0 = static_cast<long long>(blockIdx.y) * kTransposeTile;
+  const long long col0 = static_cast<long long>(blockIdx.x) * kTransposeTile;
+  constexpr int kPasses = kTransposeTile / kTransposeRowsPerPass, kHalves = kTransposeTile / 32;
+  T v[kPasses][kHalves] = {};
+#pragma unroll
+  for (int i = 0; i < kPasses; ++i)
+#pragma unroll
+    for (int j = 0; j < kHalves; ++j) {
+      const long long r = row0 + threadIdx.y + i * kTransposeRowsPerPass, c = col0 + threadIdx.x + j * 32;
+      if (r < rows && c < cols) v[i][j] = src[matrix + r * cols + c];
+    }
+#pragma unroll
+  for (int i = 0; i < kPasses; ++i)
+#pragma unroll
+    for (int j = 0; j < kHalves; ++j) tile[threadIdx.y + i * kTransposeRowsPerPass][threadIdx.x + j * 32] = v[i][j];
   __syncthreads();
-  for (int i = threadIdx.y; i < 32; i += 8) {
-    const long long c = col0 + i, r = row0 + threadIdx.x;
-    if (r < rows && c < cols) dst[matrix + c * rows + r] = stored_as<D>(tile[threadIdx.x][i]);
-  }
+#pragma unroll
+  for (int i = 0; i < kPasses; ++i)
+#pragma unroll
+    for (int j = 0; j < kHalves; ++j) {
+      const int tc = threadIdx.y + i * kTransposeRowsPerPass, tr = threadIdx.x + j * 32;
+      const long long c = col0 + tc, r = row0 + tr;
+      if (r < rows && c < cols) dst[matrix + c * rows + r] = stored_as<D>(tile[tr][tc]);
+    }
 }
 
 template <typename T, typename D = T>
 void launch_batched_transpose(const void* src, void* dst, long long batch, long long rows, long long cols,
                               cudaStream_t stream) {
-  const dim3 grid(static_cast<unsigned>((cols + 31) / 32), static_cast<unsigned>((rows + 31) / 32),
-                  static_cast<unsigned>(batch));
-  ucutlass_batched_transpose<T, D><<<grid, dim3(32, 8), 0, stream>>>(static_cast<const T*>(src), static_cast<D*>(dst),
-                                                                      rows, cols);
+  const dim3 grid(static_cast<unsigned>((cols + kTransposeTile - 1) / kTransposeTile),
+                  static_cast<unsigned>((rows + kTransposeTile - 1) / kTransposeTile), static_cast<unsigned>(batch));
+  ucutlass_batched_transpose<T, D><<<grid, dim3(32, kTransposeRowsPerPass), 0, stream>>>(
+      static_cast<const T*>(src), static_cast<D*>(dst), rows, cols);
 }
 
 bool transpose_fits(long long batch, long long rows, long long cols) {
-  return batch > 0 && rows > 0 && cols > 0 && batch <= 65535 && (rows + 31) / 32 <= 65535 &&
-         (cols + 31) / 32 <= 2147483647LL;
+  return batch > 0 && rows > 0 && cols > 0 && batch <= 65535 && (rows + kTransposeTile - 1) / kTransposeTile <= 65535 &&
+         (cols + kTransposeTile - 1) / kTransposeTile <= 2147483647LL;
 }
 
 int transpose_status(char* msg, size_t msg_len) {
