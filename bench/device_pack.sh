@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs what a device call needs into build/devcarry, compressed, so one `carry` path takes it all
 # under the device tool's 64 MiB limit (the CUTLASS headers alone are 28 MB raw, 1.1 MB as xz):
-#   src.tar.xz        git archive of HEAD (results name that commit; uncommitted edits do not travel)
+#   src.tar.xz        git archive of HEAD (results name that commit; uncommitted edits do not travel;
+#                     NO_SRC=1 leaves it out, below)
 #   cutlass.tar.xz    the CUTLASS include trees ucutlass and the solutions compile against
 #   ucutlass.xz       build/ucutlass, stripped
 #   kernel-cache.tar.xz  build/devtree/build/kernel-cache, if present: kernels nvcc-built here by the
@@ -16,7 +17,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 dest=build/devcarry
 rm -rf "$dest" && mkdir -p "$dest"
-git archive HEAD | xz -T0 -6 >"$dest/src.tar.xz"
+# NO_SRC=1 leaves the source out: the device's copy of the working tree is then the source (commit
+# first), for when the tracked files (bench/results/campaigns' stores) and this folder outgrow the
+# device tool's 64 MiB together.
+[ -n "${NO_SRC:-}" ] || git archive HEAD | xz -T0 -6 >"$dest/src.tar.xz"
 git rev-parse HEAD >"$dest/commit"
 cutlass=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
 tar -C "$cutlass" -cf - include tools/util/include | xz -T0 -6 >"$dest/cutlass.tar.xz"

@@ -10,7 +10,11 @@ carry=$root/build/devcarry
 tree=$root/build/devtree
 cutlass=$root/.deps/nvidia-cutlass/cutlass_library/source
 mkdir -p "$tree/build" "$cutlass"
-xz -dc "$carry/src.tar.xz" | tar -x -C "$tree"
+if [ -f "$carry/src.tar.xz" ]; then
+  xz -dc "$carry/src.tar.xz" | tar -x -C "$tree"
+else  # packed with NO_SRC=1: the carried working tree is the source
+  tar -C "$root" --exclude=./build --exclude=./.deps --exclude=./.git -cf - . | tar -x -C "$tree"
+fi
 xz -dc "$carry/cutlass.tar.xz" | tar -x -C "$cutlass"
 xz -dc "$carry/ucutlass.xz" >"$tree/build/ucutlass" && chmod +x "$tree/build/ucutlass"
 [ -f "$carry/kernel-cache.tar.xz" ] && xz -dc "$carry/kernel-cache.tar.xz" | tar -x -C "$tree/build"
