@@ -679,7 +679,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                           {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
                           {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best}, {"new_mapping", view[i].new_mapping},
                           {"configs", nlohmann::json::array()}});
+        // Taken for this round. A stale best is open whatever else holds (sched::stop_reason), so its
+        // mark goes too: gather measures it now, and the round's next slots go to other problems.
         view[i].exhausted = true;
+        view[i].stale_best = false;
         int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
         if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
         std::vector<Pending> mine = gather(static_cast<size_t>(i), std::max(room, 1));
