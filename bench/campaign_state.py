@@ -34,6 +34,18 @@ def read_store(path):
     return [dict(zip(("problem", "seq", "hash", "verdict", "time_ms"), r)) for r in rows]
 
 
+def read_remeasurements(path):
+    """The store's re-measured written solutions (none in a store from before they existed). They are not
+    attempts: a killed run's unrecorded one is evaluated again by the resume, so no check counts them."""
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        rows = con.execute("SELECT verdict FROM confirmations").fetchall()
+    except sqlite3.OperationalError:
+        rows = []
+    con.close()
+    return dict(collections.Counter(v for (v,) in rows))
+
+
 def finished_evaluations(out_dir):
     """(problem, hash) -> [result files that parse], from each round's pairs.json; files a kill cut short apart.
 
@@ -85,6 +97,7 @@ def check(out_dir):
             "evaluations_finished": sum(len(v) for v in done.values()), "evaluation_rounds": rounds,
             "result_files_cut_short": cut, "unrecorded_evaluations": unrecorded,
             "evaluated_twice": evaluated_twice, "attempts_without_result": without_result,
+            "remeasurements": read_remeasurements(os.path.join(out_dir, "campaign.sqlite")),
             "checks": checks, "ok": all(checks.values())}
 
 

@@ -83,7 +83,7 @@ def _add_eval_options(p):
 
 
 def _eval_task(args, prob, sol, overrides=None):
-    """The worker task; `overrides` (a batch's per-pair "sol_ms" / "baselines") win over the flags."""
+    """The worker task; `overrides` (a batch's per-pair "sol_ms", "baselines", "timing_min_ms") win over the flags."""
     if args.trials < 1 or args.timing_trials < 2:
         raise UsageError("--trials must be >= 1 and --timing-trials >= 2")
     over = overrides or {}
@@ -98,14 +98,19 @@ def _eval_task(args, prob, sol, overrides=None):
             "correct_trials": args.trials, "timing_trials": args.timing_trials, "warmup": args.warmup,
             "baselines": baselines, "timing": not args.no_timing, "sol_ms": over.get("sol_ms", args.sol_ms),
             "seed": args.seed, "device_index": args.device, "device_type": args.device_type,
-            "l2_flush": getattr(args, "l2_flush", "write"), **_timing_options(args)}
+            "l2_flush": getattr(args, "l2_flush", "write"), **_timing_options(args, over)}
 
 
-def _timing_options(args):
-    """The time-based timing options given (the harness defaults apply to the others)."""
+def _timing_options(args, overrides=None):
+    """The time-based timing options given (the harness defaults apply to the others); a batch pair's
+    own "timing_min_ms" wins over the flag (the optimizer re-measures its written solutions in the
+    harness's default window within a batch of attempts timed in a shorter one)."""
     out = {}
+    over = overrides or {}
     for flag, key in (("--warmup-ms", "warmup_ms"), ("--timing-min-ms", "timing_min_ms")):
-        ms = getattr(args, key, None)
+        ms = over.get(key, getattr(args, key, None))
+        if key in over:
+            flag = f"pair's {key}"
         if ms is None:
             continue
         if ms < 0:
@@ -152,8 +157,9 @@ def _read_pairs(path):
         text = f.read()
     base = os.path.dirname(os.path.abspath(path))
     if text.lstrip().startswith("["):
-        # Optional per pair: "sol_ms" and "baselines" (one batch may hold several problems).
-        pairs = [(p["problem"], p["solution"], {k: p[k] for k in ("sol_ms", "baselines") if k in p})
+        # Optional per pair: "sol_ms", "baselines" (one batch may hold several problems) and
+        # "timing_min_ms" (a re-measurement beside attempts).
+        pairs = [(p["problem"], p["solution"], {k: p[k] for k in ("sol_ms", "baselines", "timing_min_ms") if k in p})
                  for p in json.loads(text)]
     else:
         pairs = []

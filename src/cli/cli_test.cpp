@@ -196,6 +196,51 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, AResumeReMeasuresItsWrittenSolutionOnceBesideTheRound) {
+  // The pinned store's level1/016 best (program 044e03f3cd06f788, 0.30 ms) is written on resume; it was
+  // never evaluated again as the written solution, so the round re-measures it in the harness's own
+  // window (built again: an earlier call built it). Once the store holds that re-measurement, it is not
+  // due; --no-remeasure leaves it out.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_remeasure_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/stores/kbsuite-b-2026-11-30-call4.sqlite", dir / "c.sqlite");
+  const std::string graph = "tests/optimize/graphs/level1_016_gemv.json";
+  auto plan = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = {"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                     "--plan", "--batch", "1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return ucutlass(args);
+  };
+  ProcessResult r = plan({});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("re-measured in the round (1 written solution(s) evaluated again, 1000 ms window):\n"
+                       "  level1_016_gemv: program 044e03f3cd06f788, 0.300816 ms as an attempt (built again)\n"),
+            std::string::npos)
+      << r.out;
+  ProcessResult j = plan({"--json", "--remeasure-ms", "2000"});
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json due = nlohmann::json::parse(j.out, nullptr, false)["plan_remeasures"];
+  ASSERT_EQ(due.size(), 1u) << j.out;
+  EXPECT_EQ(due[0].value("hash", ""), "044e03f3cd06f788");
+  EXPECT_FALSE(due[0].value("built_here", true));
+  EXPECT_EQ(plan({"--no-remeasure"}).out.find("re-measured"), std::string::npos);
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::ConfirmationRow c{0, "level1_016_gemv", "044e03f3cd06f788", "ok", 0.31, 1000, "{}", 4};
+    ASSERT_TRUE(st->record_confirmation(c)) << st->last_error();
+  }
+  r = plan({});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("re-measured in the round"), std::string::npos) << r.out;
+  // The suite line reads the re-measurement: level1/016 at 0.31 ms, the store's other bests as they were.
+  EXPECT_NE(r.out.find("re-measured (each best's program evaluated again as the written solution): 1 of 30 verified passed again"),
+            std::string::npos)
+      << r.out;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, ADegenerateProblemIsScheduledOnTheBoundOfWhatTheOptimizerWrites) {
   // level2/015 (y - y: zero whatever the GEMM) has a reduced-problem floor far below any GEMM; the
   // optimizer writes the whole GEMM, so its scheduler bound is the fused one. On the pinned store its

@@ -35,6 +35,7 @@
 #include "report/progress.h"
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
+#include "sched/remeasure_queue.h"
 #include "search/config_space.h"
 #include "search/cost_model.h"
 #include "search/conv_space.h"
@@ -67,6 +68,10 @@ struct OptimizeArgs {
   // evaluation ~15 % longer than the 100-trial window of before instead of ~40 %, and its spread within
   // ~4 % on the worst (power-bound) kernel (bench.md, H200 2026-11-30).
   double timing_min_ms = 300;
+  // Each written solution is evaluated once more in this window (sched/remeasure_queue.h): the
+  // harness's own default, so the re-measured figure is what `ucutlass eval` of the file would say.
+  double remeasure_ms = 1000;
+  bool no_remeasure = false;
   bool no_gpu = false;
   bool plan = false;  // print the scheduler's next round from the store, then stop: no build, no GPU
   bool no_compile = false;
@@ -110,6 +115,9 @@ struct Problem {
   // first (sched::ProblemState::stale_best). Cleared when it joins a round.
   std::optional<std::vector<size_t>> remeasure;
   std::optional<double> written_ms;  // the time measured for the program in modelnew.py, once there is one
+  std::string written_hash, written_modelnew;  // that program's hash and file, once there is one
+  bool written_built_here = false;             // written by an attempt of this run (its extension is built)
+  std::string remeasure_queued_hash;           // the written program this run last queued a re-measurement of
   std::string skipped;
   fs::path dir;
 };
@@ -267,6 +275,8 @@ bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows,
       write_text(p.dir / "modelnew.py", sf.modelnew);
       write_text(p.dir / "kernel.dsl", sf.dsl);
       p.written_ms = r.time_ms;
+      p.written_hash = sf.hash;
+      p.written_modelnew = sf.modelnew;
       break;
     }
     if (!p.remeasure) p.remeasure = picks[k];
@@ -294,6 +304,32 @@ std::string plan_text(const nlohmann::json& plan) {
     for (const nlohmann::json& c : pick["configs"]) o << "    " << c.get<std::string>() << "\n";
   }
   return o.str();
+}
+
+// --plan's re-measurements of written solutions, after the round's attempts.
+std::string remeasure_plan_text(const nlohmann::json& remeasures, double window_ms) {
+  if (remeasures.empty()) return "";
+  std::ostringstream o;
+  o << "re-measured in the round (" << remeasures.size() << " written solution(s) evaluated again, " << window_ms << " ms window):\n";
+  for (const nlohmann::json& m : remeasures)
+    o << "  " << m["problem"].get<std::string>() << ": program " << m["hash"].get<std::string>() << ", "
+      << m["attempt_ms"].get<double>() << " ms as an attempt" << (m["built_here"].get<bool>() ? "" : " (built again)") << "\n";
+  return o.str();
+}
+
+// A re-measurement's row: the verdict, and the candidate's time where it passed.
+store::ConfirmationRow confirmation_row(const std::string& problem, const std::string& hash, double window_ms, const BatchEvalResult& done) {
+  store::ConfirmationRow c;
+  c.problem = problem;
+  c.hash = hash;
+  c.verdict = done.result.value("verdict", "harness_error");
+  const nlohmann::json timing = done.result.value("timing", nlohmann::json::object());
+  if (c.verdict == "ok" && timing.is_object() && timing.contains("candidate") && timing["candidate"].is_object())
+    c.time_ms = timing["candidate"].value("median_ms", 0.0);
+  c.timing_min_ms = window_ms;
+  c.result_json = done.result.dump();
+  c.wall_s = done.wall_s;
+  return c;
 }
 
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
@@ -490,6 +526,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
 
   // The GPU step: attempts under the budget scheduler (with --plan, its first round only, printed).
   nlohmann::json plan = nlohmann::json::array();  // --plan: the round's picks, most expected gain first
+  nlohmann::json plan_remeasures = nlohmann::json::array();  // --plan: the round's re-measurements
   if (!gpu_step && !a.plan) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
@@ -654,6 +691,24 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       }
       return mine;
     };
+    // This round's re-measurements of written solutions (sched/remeasure_queue.h), each program once a run.
+    struct Remeasure {
+      size_t problem;
+      std::string hash;
+      double attempt_ms;  // what it measured as an attempt
+    };
+    auto remeasures_due = [&](size_t cap_builds) {
+      std::vector<Remeasure> due;
+      if (a.no_remeasure) return due;
+      std::vector<sched::WrittenSolution> written;
+      for (const Problem& p : problems) {
+        const bool has = p.skipped.empty() && !p.written_hash.empty() && p.written_ms;
+        written.push_back({has, has && (p.remeasure_queued_hash == p.written_hash || store->has_confirmation(p.name, p.written_hash)),
+                           p.written_built_here});
+      }
+      for (size_t i : sched::remeasures_due(written, cap_builds)) due.push_back({i, problems[i].written_hash, *problems[i].written_ms});
+      return due;
+    };
     for (int round = 1;; ++round) {
       if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
         skipped_steps.push_back("further attempts: --wall-budget spent");
@@ -673,12 +728,11 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         const int i = sched::pick_next(view, policy, used + planned);
         if (i < 0) break;
         picked_any = true;
-        if (a.plan)
-          plan.push_back({{"problem", problems[i].name}, {"expected_gain", sched::expected_gain(view[i])},
-                          {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
-                          {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
-                          {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best}, {"new_mapping", view[i].new_mapping},
-                          {"configs", nlohmann::json::array()}});
+        const nlohmann::json pick = {{"problem", problems[i].name}, {"expected_gain", sched::expected_gain(view[i])},
+                                     {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
+                                     {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
+                                     {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best},
+                                     {"new_mapping", view[i].new_mapping}, {"configs", nlohmann::json::array()}};
         // Taken for this round. A stale best is open whatever else holds (sched::stop_reason), so its
         // mark goes too: gather measures it now, and the round's next slots go to other problems.
         view[i].exhausted = true;
@@ -686,26 +740,31 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
         if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
         std::vector<Pending> mine = gather(static_cast<size_t>(i), std::max(room, 1));
-        if (mine.empty()) {
+        if (mine.empty()) {  // its candidates are spent: no slot taken, and --plan does not list it
           states[i].exhausted = true;
           continue;
         }
+        if (a.plan) plan.push_back(pick);
         for (Pending& q : mine) batch.push_back(std::move(q));
         ++taken;
       }
-      if (batch.empty()) {
-        if (!picked_any) break;
-        continue;  // every pick was spent or already recorded: ask the scheduler again
-      }
+      if (batch.empty() && picked_any) continue;  // every pick was spent or already recorded: ask the scheduler again
+      // Beside the round's attempts, up to --batch-problems adopted solutions to build again; once the
+      // search is over, every one still due, in a round of their own.
+      const std::vector<Remeasure> remeasures = remeasures_due(batch.empty() ? SIZE_MAX : static_cast<size_t>(a.batch_problems));
+      if (batch.empty() && remeasures.empty()) break;
       if (a.plan) {
+        for (const Remeasure& m : remeasures)
+          plan_remeasures.push_back({{"problem", problems[m.problem].name}, {"hash", m.hash}, {"attempt_ms", m.attempt_ms},
+                                     {"built_here", problems[m.problem].written_built_here}});
         for (const Pending& q : batch)
           for (nlohmann::json& pick : plan)
             if (pick["problem"] == problems[q.problem].name) pick["configs"].push_back(attempt_meta(problems[q.problem], q).config);
-        if (!g.json) std::cout << plan_text(plan);
+        if (!g.json) std::cout << plan_text(plan) << remeasure_plan_text(plan_remeasures, a.remeasure_ms);
         skipped_steps.push_back("GPU evaluation: --plan given (the next round printed, nothing built or run)");
         break;
       }
-      if (live) show(static_cast<int>(batch.front().problem));
+      if (live) show(batch.empty() ? -1 : static_cast<int>(batch.front().problem));
       std::vector<BatchPair> pairs;
       for (const Pending& q : batch) {
         if (!q.recovered.is_null()) continue;
@@ -714,6 +773,18 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         const Problem& p = problems[q.problem];
         // PyTorch's times once per problem: from --baselines, else measured with its first batch.
         pairs.push_back({p.problem_py, q.path.string(), p.sol_ms, states[q.problem].eager_ms > 0 ? "none" : "eager,compile"});
+      }
+      const size_t attempt_pairs = pairs.size();
+      for (const Remeasure& m : remeasures) {
+        Problem& p = problems[m.problem];
+        // Its own file: modelnew.py may be replaced by this round's results while it is evaluated. The
+        // same source builds the same extension, so a program this run built is not built again.
+        const fs::path file = p.dir / ("remeasure_" + m.hash + ".py");
+        write_text(file, p.written_modelnew);
+        p.remeasure_queued_hash = m.hash;
+        BatchPair pair{p.problem_py, file.string(), p.sol_ms, "none"};
+        pair.timing_min_ms = a.remeasure_ms;
+        pairs.push_back(std::move(pair));
       }
       BatchEvalOptions bo;
       bo.profile = a.tolerance;
@@ -774,7 +845,24 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           write_text(p.dir / "modelnew.py", q.files.modelnew);
           write_text(p.dir / "kernel.dsl", q.files.dsl);
           p.written_ms = row.time_ms;
+          p.written_hash = q.files.hash;
+          p.written_modelnew = q.files.modelnew;
+          p.written_built_here = true;
         }
+      }
+      for (size_t j = 0; j < remeasures.size(); ++j) {
+        const Remeasure& m = remeasures[j];
+        const BatchEvalResult& done = evaluated[attempt_pairs + j];
+        if (done.result.value("verdict", "") == "not_run") {
+          deadline_hit = true;
+          continue;
+        }
+        store::ConfirmationRow c = confirmation_row(problems[m.problem].name, m.hash, a.remeasure_ms, done);
+        if (!store->record_confirmation(c))
+          std::cerr << problems[m.problem].name << ": re-measurement not recorded: " << store->last_error() << "\n";
+        if (!live)
+          std::cerr << problems[m.problem].name << " re-measured (program " << m.hash << ", " << a.remeasure_ms << " ms window): "
+                    << c.verdict << " " << c.time_ms << " ms; " << m.attempt_ms << " ms as an attempt\n";
       }
       if (deadline_hit) {
         skipped_steps.push_back("further attempts: --wall-budget spent (the last round's unstarted ones are left for a resume)");
@@ -799,7 +887,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                             {"out", out.string()}, {"skipped_steps", skipped_steps}};
   const report::SuiteSummary suite = report::summarize(report::outcomes_from_store(*store));
   summary["suite"] = report::summary_json(suite);
-  if (a.plan) summary["plan"] = plan;
+  if (a.plan) {
+    summary["plan"] = plan;
+    summary["plan_remeasures"] = plan_remeasures;
+  }
   // Before (or without) a GPU run: the ranking model's speedups over eager for the problems with a
   // baseline, a problem with no solution counted as 1x, as the measured suite geomean counts it.
   double log_sum = 0;
@@ -848,6 +939,11 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_option("--timing-min-ms", a->timing_min_ms,
                                   "Each attempt's timed trials last at least this long (default 300; the harness alone: 1000)")
                        ->check(CLI::Range(0.0, 60000.0));
+                   app.add_option("--remeasure-ms", a->remeasure_ms,
+                                  "Each written solution is evaluated once more, timed at least this long, and recorded beside "
+                                  "the attempts (default 1000, the harness's own window)")
+                       ->check(CLI::Range(0.0, 60000.0));
+                   app.add_flag("--no-remeasure", a->no_remeasure, "Do not evaluate written solutions again");
                    app.add_flag("--no-gpu", a->no_gpu, "Stop before the GPU step");
                    app.add_flag("--no-compile", a->no_compile, "Do not run nvcc on the best-ranked program");
                    app.add_flag("--plan", a->plan,

@@ -63,9 +63,12 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
   // prefix of each problem's attempts.
   const std::vector<report::ProblemOutcome> all = report::outcomes_from_store(*store);
   std::vector<report::ProblemOutcome> under_policy = all;
-  for (report::ProblemOutcome& o : under_policy)
+  // A re-measurement belongs to the whole store's best, not to a policy's prefix of it.
+  for (report::ProblemOutcome& o : under_policy) {
+    o.remeasured.reset();
     for (const sched::ReplayProblem& p : s.problems)
       if (p.name == o.name) o.attempts.resize(std::min<size_t>(o.attempts.size(), p.attempts_used));
+  }
   const report::SuiteSummary suite_all = report::summarize(all), suite_policy = report::summarize(under_policy);
   if (g.json) {
     nlohmann::json j = {{"attempts_policy", s.attempts_policy}, {"attempts_fixed", s.attempts_fixed},

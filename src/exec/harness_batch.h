@@ -38,6 +38,7 @@ struct BatchPair {
   std::string problem, solution;
   double sol_ms = 0;       // 0: the options' sol_ms
   std::string baselines;   // "": the options' baselines
+  double timing_min_ms = -1;  // < 0: the options' (a written solution re-measured in its own window)
 };
 
 // A result JSON the harness wrote; null when missing or cut short (unparseable).

@@ -148,5 +148,23 @@ TEST(HarnessBatch, TheDevicesOptionReachesTheHarness) {
   fs::remove_all(dir);
 }
 
+TEST(HarnessBatch, APairsOwnTimingWindowGoesIntoThePairsFile) {
+  // Only the pair that asks for a window carries one; the harness reads it there (test_batch_devices.py).
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_window_" + std::to_string(::getpid()));
+  BatchEvalOptions o;
+  o.out_dir = dir.string();
+  o.device_type = "cpu";
+  o.devices = "0,0";  // the harness stops at its usage error: only the pairs file matters here
+  BatchPair attempt{"p.py", "a.py"}, confirm{"p.py", "c.py"};
+  confirm.timing_min_ms = 1000;
+  evaluate_batch({attempt, confirm}, o);
+  std::ifstream in(dir / "pairs.json");
+  const nlohmann::json pairs = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(pairs.is_array() && pairs.size() == 2) << pairs.dump();
+  EXPECT_FALSE(pairs[0].contains("timing_min_ms"));
+  EXPECT_EQ(pairs[1].value("timing_min_ms", 0.0), 1000.0);
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace ucutlass

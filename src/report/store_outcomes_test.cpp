@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -41,6 +42,38 @@ TEST(StoreOutcomes, KeepsSkippedProblemsAndAttemptOrder) {
   EXPECT_EQ(sum.problems, 2);
   EXPECT_DOUBLE_EQ(sum.eager.fast_p[5], 0);    // 2x is not > 2
   EXPECT_DOUBLE_EQ(sum.eager.fast_p[3], 0.5);  // 1 of 2 problems beats eager
+  std::filesystem::remove(path);
+}
+
+TEST(StoreOutcomes, AReMeasurementCountsOnlyForTheBestAttemptsProgram) {
+  const std::string path =
+      std::filesystem::temp_directory_path() / ("ucutlass_outcomes_re_" + std::to_string(::getpid()) + ".sqlite");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+  std::string err;
+  auto s = store::RunStore::open(path, &err);
+  ASSERT_TRUE(s) << err;
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
+  ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
+  for (auto [problem, hash, ms] : {std::tuple{"a", "slow", 1.5}, {"a", "fast", 1.0}, {"b", "only", 1.0}}) {
+    store::AttemptRow r;
+    r.problem = problem;
+    r.hash = hash;
+    r.verdict = "ok";
+    r.time_ms = ms;
+    ASSERT_TRUE(s->record_attempt(r));
+  }
+  // a: its older written program (slow) and its best (fast) re-measured; b: only a program it never
+  // measured as an attempt.
+  store::ConfirmationRow c1{0, "a", "slow", "ok", 1.6, 1000, "{}", 1};
+  store::ConfirmationRow c2{0, "a", "fast", "ok", 1.1, 1000, "{}", 1};
+  store::ConfirmationRow c3{0, "b", "other", "ok", 0.9, 1000, "{}", 1};
+  ASSERT_TRUE(s->record_confirmation(c1) && s->record_confirmation(c2) && s->record_confirmation(c3));
+  const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
+  ASSERT_EQ(o.size(), 2u);
+  ASSERT_TRUE(o[0].remeasured.has_value());
+  EXPECT_TRUE(o[0].remeasured->ok);
+  EXPECT_DOUBLE_EQ(o[0].remeasured->time_ms, 1.1);
+  EXPECT_FALSE(o[1].remeasured.has_value());
   std::filesystem::remove(path);
 }
 

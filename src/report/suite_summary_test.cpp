@@ -56,6 +56,33 @@ TEST(SuiteSummary, SpeedupsAgainstCompileSkipUnmeasuredBaselines) {
   EXPECT_EQ(c.wins, 2);
 }
 
+TEST(SuiteSummary, ReMeasuredFiguresReplaceEachBestWithItsReMeasurement) {
+  // A's best 0.8 ms ran 1.0 ms again (2x); B's 0.5 ms failed when evaluated again (unsolved there);
+  // C's 2.0 ms has no re-measurement (kept, 0.5x); D unsolved. Over the verified: 2 and 0.5, geomean 1;
+  // the suite (B and D as 1): (2 * 0.5 * 1 * 1)^(1/4) = 1.
+  std::vector<ProblemOutcome> o = suite();
+  o[0].remeasured = ProblemOutcome::Remeasured{true, 1.0};
+  o[1].remeasured = ProblemOutcome::Remeasured{false, 0};
+  const SuiteSummary s = summarize(o);
+  EXPECT_EQ(s.remeasured, 1);
+  EXPECT_EQ(s.remeasured_failed, 1);
+  EXPECT_EQ(s.remeasure_pending, 1);
+  EXPECT_EQ(s.eager_remeasured.counted, 2);
+  EXPECT_NEAR(s.eager_remeasured.geomean, 1.0, 1e-12);
+  EXPECT_NEAR(s.eager_remeasured.suite_geomean, 1.0, 1e-12);
+  EXPECT_EQ(s.eager_remeasured.wins, 1);
+  // The figures of the attempts themselves do not move.
+  EXPECT_NEAR(s.eager.geomean, std::cbrt(2.5 * 2.0 * 0.5), 1e-12);
+  EXPECT_NE(summary_text(s).find("re-measured (each best's program evaluated again as the written solution): 1 of 3 verified "
+                                 "passed again, 1 failed there, 1 not yet; with those times vs eager: geomean 1.000x over 2, "
+                                 "suite geomean 1.000x\n"),
+            std::string::npos)
+      << summary_text(s);
+  EXPECT_EQ(summary_json(s)["remeasured"]["failed"], 1);
+  // Without any re-measurement the line is not printed.
+  EXPECT_EQ(summary_text(summarize(suite())).find("re-measured"), std::string::npos);
+}
+
 TEST(SuiteSummary, FastPIsOverAllProblemsAndStrict) {
   const SuiteSummary s = summarize(suite());
   // eager speedups 2.5, 2.0, 0.5, unsolved: p=0 -> 3/4; 0.5 is not > 0.5; 2.0 is not > 2.

@@ -17,6 +17,10 @@ CREATE TABLE IF NOT EXISTS attempts (
   time_ms REAL NOT NULL, eager_ms REAL NOT NULL, compile_ms REAL NOT NULL, compile_log TEXT NOT NULL,
   signals TEXT NOT NULL, result_json TEXT NOT NULL, wall_s REAL NOT NULL,
   UNIQUE (problem, hash), UNIQUE (problem, seq));
+CREATE TABLE IF NOT EXISTS confirmations (
+  id INTEGER PRIMARY KEY, problem TEXT NOT NULL, hash TEXT NOT NULL, verdict TEXT NOT NULL,
+  time_ms REAL NOT NULL, timing_min_ms REAL NOT NULL, result_json TEXT NOT NULL, wall_s REAL NOT NULL,
+  UNIQUE (problem, hash));
 )sql";
 
 // A prepared statement that finalizes itself.
@@ -210,6 +214,43 @@ std::vector<AttemptRow> RunStore::attempts(const std::string& problem) const {
     a.wall_s = s.real(14);
     out.push_back(std::move(a));
   }
+  return out;
+}
+
+bool RunStore::record_confirmation(ConfirmationRow& c) {
+  Statement s(db_,
+              "INSERT INTO confirmations(problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s) "
+              "VALUES(?, ?, ?, ?, ?, ?, ?) ON CONFLICT(problem, hash) DO NOTHING");
+  if (!s.ok()) {
+    error_ = sqlite3_errmsg(db_);
+    return false;
+  }
+  s.bind(1, c.problem).bind(2, c.hash).bind(3, c.verdict).bind(4, c.time_ms).bind(5, c.timing_min_ms);
+  s.bind(6, c.result_json).bind(7, c.wall_s);
+  if (s.step() != SQLITE_DONE || sqlite3_changes(db_) != 1) {
+    error_ = sqlite3_errmsg(db_);
+    return false;
+  }
+  c.id = sqlite3_last_insert_rowid(db_);
+  return true;
+}
+
+bool RunStore::has_confirmation(const std::string& problem, const std::string& hash) const {
+  Statement s(db_, "SELECT 1 FROM confirmations WHERE problem = ? AND hash = ?");
+  if (!s.ok()) return false;  // a read-only store from before confirmations existed
+  s.bind(1, problem).bind(2, hash);
+  return s.step() == SQLITE_ROW;
+}
+
+std::vector<ConfirmationRow> RunStore::confirmations(const std::string& problem) const {
+  std::vector<ConfirmationRow> out;
+  Statement s(db_,
+              "SELECT id, problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s FROM confirmations "
+              "WHERE ?1 = '' OR problem = ?1 ORDER BY id");
+  if (!s.ok()) return out;  // a read-only store from before confirmations existed
+  s.bind(1, problem);
+  while (s.step() == SQLITE_ROW)
+    out.push_back({s.integer(0), s.text(1), s.text(2), s.text(3), s.real(4), s.real(5), s.text(6), s.real(7)});
   return out;
 }
 

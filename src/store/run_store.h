@@ -42,6 +42,21 @@ struct AttemptRow {
   double wall_s = 0;
 };
 
+// A written solution evaluated again (docs/optimize.md, "Re-measured solutions"): the program in a
+// problem's modelnew.py, timed once more in the harness's own window after the search chose it. The
+// fastest of many one-shot measurements is biased low, and attempts are timed in a shorter window than
+// a user's `ucutlass eval` (2026-12-01: half b's written solutions ran 6.6 % slower than their
+// recorded bests). Not an attempt: it spends no budget and steers no search.
+struct ConfirmationRow {
+  int64_t id = 0;
+  std::string problem, hash;  // the problem, and the program hash of the solution evaluated
+  std::string verdict;        // the eval verdict
+  double time_ms = 0;         // candidate median; 0 unless the verdict is ok
+  double timing_min_ms = 0;   // the timed window it asked for
+  std::string result_json;
+  double wall_s = 0;
+};
+
 class RunStore {
  public:
   // Opens or creates the file; "" and `err` on failure.
@@ -75,6 +90,12 @@ class RunStore {
   // resumed campaign tries them again; returns how many. (2026-12-01: the harness's float norm failed
   // on argmax's int64 reference, and 12 argmax configs would have stayed tried for good.)
   size_t forget_harness_failures();
+
+  // Re-measured written solutions, in the order they were recorded (a store written before they
+  // existed has none). One row per (problem, hash): a second is not recorded (false).
+  bool record_confirmation(ConfirmationRow& c);
+  bool has_confirmation(const std::string& problem, const std::string& hash) const;
+  std::vector<ConfirmationRow> confirmations(const std::string& problem = "") const;
 
   const std::string& last_error() const { return error_; }
 

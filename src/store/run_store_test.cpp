@@ -151,6 +151,54 @@ TEST(RunStore, ReadOnlyOpenLeavesTheFileAsItWas) {
   EXPECT_NE(err.find(".missing"), std::string::npos) << err;
 }
 
+TEST(RunStore, ConfirmationsRoundTripOncePerProgramAndAnOlderStoreHasNone) {
+  const std::string path = temp_store("confirm");
+  std::string err;
+  {
+    auto s = RunStore::open(path, &err);
+    ASSERT_TRUE(s) << err;
+    EXPECT_TRUE(s->confirmations().empty());
+    ConfirmationRow c{0, "p1", "h1", "ok", 0.26, 1000, "{}", 3.5};
+    ASSERT_TRUE(s->record_confirmation(c)) << s->last_error();
+    EXPECT_GT(c.id, 0);
+    ConfirmationRow again{0, "p1", "h1", "ok", 0.25, 1000, "{}", 3.0};
+    EXPECT_FALSE(s->record_confirmation(again));  // one per (problem, program)
+    ConfirmationRow failed{0, "p1", "h2", "incorrect", 0, 1000, "{}", 2.0};
+    ASSERT_TRUE(s->record_confirmation(failed));
+    ConfirmationRow other{0, "p2", "h1", "ok", 1.5, 1000, "{}", 2.0};
+    ASSERT_TRUE(s->record_confirmation(other));
+    EXPECT_TRUE(s->has_confirmation("p1", "h2"));
+    EXPECT_FALSE(s->has_confirmation("p2", "h2"));
+    const std::vector<ConfirmationRow> p1 = s->confirmations("p1");
+    ASSERT_EQ(p1.size(), 2u);
+    EXPECT_EQ(p1[0].hash, "h1");
+    EXPECT_DOUBLE_EQ(p1[0].time_ms, 0.26);  // the first kept, not the second
+    EXPECT_DOUBLE_EQ(p1[0].timing_min_ms, 1000);
+    EXPECT_EQ(p1[1].verdict, "incorrect");
+    EXPECT_EQ(s->confirmations().size(), 3u);
+    EXPECT_EQ(s->attempt_count(), 0u);  // not attempts
+  }
+  // A store written before confirmations existed, read where it is committed (read-only): none.
+  const std::string old = temp_store("confirm_old");
+  {
+    sqlite3* db = nullptr;
+    ASSERT_EQ(sqlite3_open(old.c_str(), &db), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(db,
+                           "CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT NOT NULL, sol_ms REAL NOT NULL, "
+                           "eager_ms REAL NOT NULL, compile_ms REAL NOT NULL, status TEXT NOT NULL);"
+                           "CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT NOT NULL);",
+                           nullptr, nullptr, nullptr),
+              SQLITE_OK);
+    sqlite3_close(db);
+  }
+  auto r = RunStore::open_read_only(old, &err);
+  ASSERT_TRUE(r) << err;
+  EXPECT_TRUE(r->confirmations().empty());
+  EXPECT_FALSE(r->has_confirmation("p1", "h1"));
+  for (const std::string& f : {path, old})
+    for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(f + suffix);
+}
+
 TEST(RunStore, SurvivesKillNineAndResumesWithoutRepeats) {
   const std::string path = temp_store("kill9");
   std::string err;

@@ -115,3 +115,23 @@ def test_l2_flush_mode_reaches_the_task(tmp_path, monkeypatch):
                      "--l2-flush", "read"]) == 0
     assert seen == ["write", "read"]
     assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "c"), "--l2-flush", "none"]) == 2
+
+
+def test_a_pairs_own_timing_window_wins_over_the_flag(tmp_path, monkeypatch):
+    # The optimizer's re-measurement of a written solution (the harness's default window) rides in a
+    # batch of attempts timed at --timing-min-ms 300; a pair without its own window keeps the flag's.
+    prob = tmp_path / "p.py"
+    prob.write_text("x = 1\n")
+    for name in ("attempt.py", "confirm.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps([{"problem": str(prob), "solution": str(tmp_path / "attempt.py")},
+                                 {"problem": str(prob), "solution": str(tmp_path / "confirm.py"), "timing_min_ms": 1000}]))
+    seen = {}
+    monkeypatch.setattr(worker, "run_task", lambda task, t, e: seen.update(
+        {task["solution"].rsplit("/", 1)[-1]: task.get("timing_min_ms")}) or {"verdict": "ok"})
+    assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "o"), "--timing-min-ms", "300",
+                     "--prebuild-jobs", "0"]) == 0
+    assert seen == {"attempt.py": 300, "confirm.py": 1000}
+    pairs.write_text(json.dumps([{"problem": str(prob), "solution": str(tmp_path / "confirm.py"), "timing_min_ms": -5}]))
+    assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "o2"), "--prebuild-jobs", "0"]) == 2

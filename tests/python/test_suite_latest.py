@@ -96,3 +96,36 @@ def test_verify_runs_replace_the_stores_speedups_with_re_measured_ones(tmp_path)
     assert d["remeasured_problems"] == 3
     rows = {p["problem"]: p for p in d["problems"]}
     assert rows["a"]["remeasured"]["speedup"] == 3.0 and "remeasured" not in rows["c"]
+
+
+def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp_path):
+    # a: best 1.0 ms (program fast), re-measured 1.25 ms -> 3.2x instead of 4x; b: best re-measured and failed
+    # -> 1x; c: only an older program re-measured (not its best) -> stays 2x from the store.
+    path = tmp_path / "s.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("""
+        CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
+                               status TEXT);
+        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, hash TEXT, verdict TEXT, time_ms REAL);
+        CREATE TABLE confirmations (id INTEGER PRIMARY KEY, problem TEXT, hash TEXT, verdict TEXT, time_ms REAL,
+                                    timing_min_ms REAL, result_json TEXT, wall_s REAL);
+    """)
+    for name, eager in (("a", 4.0), ("b", 3.0), ("c", 2.0)):
+        db.execute("INSERT INTO problems VALUES (?, '', 0, ?, 0, '')", (name, eager))
+    for i, (name, h, ms) in enumerate((("a", "slow", 2.0), ("a", "fast", 1.0), ("b", "only", 1.0), ("c", "old", 1.5),
+                                       ("c", "new", 1.0))):
+        db.execute("INSERT INTO attempts (problem, seq, hash, verdict, time_ms) VALUES (?, ?, ?, 'ok', ?)", (name, i, h, ms))
+    for name, h, verdict, ms in (("a", "fast", "ok", 1.25), ("b", "only", "incorrect", 0.0), ("c", "old", "ok", 1.4)):
+        db.execute("INSERT INTO confirmations (problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s) "
+                   "VALUES (?, ?, ?, ?, 1000, '{}', 1)", (name, h, verdict, ms))
+    db.commit()
+    db.close()
+    out = tmp_path / "suite.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    assert math.isclose(d["suite_geomean"], (4.0 * 3.0 * 2.0) ** (1 / 3))
+    assert d["remeasured_problems"] == 2
+    assert math.isclose(d["suite_geomean_remeasured"], (3.2 * 1.0 * 2.0) ** (1 / 3))
