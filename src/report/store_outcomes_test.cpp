@@ -11,13 +11,20 @@
 namespace ucutlass::report {
 namespace {
 
-TEST(StoreOutcomes, KeepsSkippedProblemsAndAttemptOrder) {
-  const std::string path =
-      std::filesystem::temp_directory_path() / ("ucutlass_outcomes_" + std::to_string(::getpid()) + ".sqlite");
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+// A fresh store file under the temp folder (`path` is set for the clean-up).
+std::unique_ptr<store::RunStore> fresh_store(const std::string& tag, std::string* path) {
+  *path = std::filesystem::temp_directory_path() / ("ucutlass_outcomes_" + tag + std::to_string(::getpid()) + ".sqlite");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(*path + suffix);
   std::string err;
-  auto s = store::RunStore::open(path, &err);
-  ASSERT_TRUE(s) << err;
+  auto s = store::RunStore::open(*path, &err);
+  EXPECT_TRUE(s) << err;
+  return s;
+}
+
+TEST(StoreOutcomes, KeepsSkippedProblemsAndAttemptOrder) {
+  std::string path;
+  auto s = fresh_store("", &path);
+  ASSERT_TRUE(s);
   ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 0, 0, "open"}));
   ASSERT_TRUE(s->upsert_problem({"conv", "conv.py", 0, 0, 0, "skipped:no GEMM"}));
   store::AttemptRow r1, r2;
@@ -46,12 +53,9 @@ TEST(StoreOutcomes, KeepsSkippedProblemsAndAttemptOrder) {
 }
 
 TEST(StoreOutcomes, AReMeasurementCountsOnlyForTheBestAttemptsProgram) {
-  const std::string path =
-      std::filesystem::temp_directory_path() / ("ucutlass_outcomes_re_" + std::to_string(::getpid()) + ".sqlite");
-  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
-  std::string err;
-  auto s = store::RunStore::open(path, &err);
-  ASSERT_TRUE(s) << err;
+  std::string path;
+  auto s = fresh_store("re_", &path);
+  ASSERT_TRUE(s);
   ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
   ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
   for (auto [problem, hash, ms] : {std::tuple{"a", "slow", 1.5}, {"a", "fast", 1.0}, {"b", "only", 1.0}}) {

@@ -9,20 +9,29 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
-def store(path, problems, attempts):
-    """A store with the run store's tables: problems (name, eager_ms) and attempts (problem, verdict, time_ms)."""
+def store(path, problems, attempts, remeasured=()):
+    """A store with the run store's tables: problems (name, eager_ms), attempts (problem, verdict, time_ms[,
+    hash[, result_json]]) and confirmations, the written solutions re-measured (problem, hash, verdict, time_ms)."""
     db = sqlite3.connect(path)
     db.executescript("""
         CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
                                status TEXT);
-        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, verdict TEXT, time_ms REAL);
+        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, hash TEXT, verdict TEXT, time_ms REAL,
+                               result_json TEXT);
+        CREATE TABLE confirmations (id INTEGER PRIMARY KEY, problem TEXT, hash TEXT, verdict TEXT, time_ms REAL,
+                                    timing_min_ms REAL, result_json TEXT, wall_s REAL);
     """)
     db.execute("INSERT INTO campaign VALUES ('tolerance', 'kernelbench-v0.1')")
     for name, eager in problems.items():
         db.execute("INSERT INTO problems VALUES (?, '', 0, ?, 0, '')", (name, eager))
-    for i, (name, verdict, ms) in enumerate(attempts):
-        db.execute("INSERT INTO attempts (problem, seq, verdict, time_ms) VALUES (?, ?, ?, ?)", (name, i, verdict, ms))
+    for i, (name, verdict, ms, *rest) in enumerate(attempts):
+        h, result = (list(rest) + [f"h{i}", "{}"][len(rest):])[:2]
+        db.execute("INSERT INTO attempts (problem, seq, hash, verdict, time_ms, result_json) VALUES (?, ?, ?, ?, ?, ?)",
+                   (name, i, h, verdict, ms, result))
+    for name, h, verdict, ms in remeasured:
+        db.execute("INSERT INTO confirmations (problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s) "
+                   "VALUES (?, ?, ?, ?, 1000, '{}', 1)", (name, h, verdict, ms))
     db.commit()
     db.close()
     return path
@@ -48,27 +57,13 @@ def test_each_problem_takes_the_last_store_that_attempted_it(tmp_path):
 
 
 def test_profile_atol_drops_attempts_only_the_widened_atol_let_through(tmp_path):
-    path = tmp_path / "kb.sqlite"
-    db = sqlite3.connect(path)
-    db.executescript("""
-        CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
-                               status TEXT);
-        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, verdict TEXT, time_ms REAL,
-                               result_json TEXT);
-    """)
-    db.execute("INSERT INTO problems VALUES ('a', '', 0, 4.0, 0, '')")
-
     def trials(*pairs):  # (atol, max_abs_err) per trial
         return json.dumps({"correctness": {"trials": [{"atol": [a], "max_abs_err": e} for a, e in pairs]}})
     # The fast attempt passed its N(0, 1) trial at 3e-4 only because atol was widened to 4e-3; the slow one
     # stayed within 1e-4 everywhere (a widened trial it did not need).
-    db.execute("INSERT INTO attempts (problem, seq, verdict, time_ms, result_json) VALUES ('a', 1, 'ok', 1.0, ?)",
-               (trials((1e-4, 5e-5), (4e-3, 3e-4)),))
-    db.execute("INSERT INTO attempts (problem, seq, verdict, time_ms, result_json) VALUES ('a', 2, 'ok', 2.0, ?)",
-               (trials((1e-4, 5e-5), (4e-3, 8e-5)),))
-    db.commit()
-    db.close()
+    path = store(tmp_path / "kb.sqlite", {"a": 4.0},
+                 [("a", "ok", 1.0, "h1", trials((1e-4, 5e-5), (4e-3, 3e-4))),
+                  ("a", "ok", 2.0, "h2", trials((1e-4, 5e-5), (4e-3, 8e-5)))])
     script = str(REPO / "bench" / "suite_latest.py")
     for extra, speedup in (([], 4.0), (["--profile-atol", "1e-4"], 2.0)):
         out = tmp_path / "suite.json"
@@ -101,26 +96,10 @@ def test_verify_runs_replace_the_stores_speedups_with_re_measured_ones(tmp_path)
 def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp_path):
     # a: best 1.0 ms (program fast), re-measured 1.25 ms -> 3.2x instead of 4x; b: best re-measured and failed
     # -> 1x; c: only an older program re-measured (not its best) -> stays 2x from the store.
-    path = tmp_path / "s.sqlite"
-    db = sqlite3.connect(path)
-    db.executescript("""
-        CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
-                               status TEXT);
-        CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, hash TEXT, verdict TEXT, time_ms REAL);
-        CREATE TABLE confirmations (id INTEGER PRIMARY KEY, problem TEXT, hash TEXT, verdict TEXT, time_ms REAL,
-                                    timing_min_ms REAL, result_json TEXT, wall_s REAL);
-    """)
-    for name, eager in (("a", 4.0), ("b", 3.0), ("c", 2.0)):
-        db.execute("INSERT INTO problems VALUES (?, '', 0, ?, 0, '')", (name, eager))
-    for i, (name, h, ms) in enumerate((("a", "slow", 2.0), ("a", "fast", 1.0), ("b", "only", 1.0), ("c", "old", 1.5),
-                                       ("c", "new", 1.0))):
-        db.execute("INSERT INTO attempts (problem, seq, hash, verdict, time_ms) VALUES (?, ?, ?, 'ok', ?)", (name, i, h, ms))
-    for name, h, verdict, ms in (("a", "fast", "ok", 1.25), ("b", "only", "incorrect", 0.0), ("c", "old", "ok", 1.4)):
-        db.execute("INSERT INTO confirmations (problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s) "
-                   "VALUES (?, ?, ?, ?, 1000, '{}', 1)", (name, h, verdict, ms))
-    db.commit()
-    db.close()
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 3.0, "c": 2.0},
+                 [("a", "ok", 2.0, "slow"), ("a", "ok", 1.0, "fast"), ("b", "ok", 1.0, "only"), ("c", "ok", 1.5, "old"),
+                  ("c", "ok", 1.0, "new")],
+                 [("a", "fast", "ok", 1.25), ("b", "only", "incorrect", 0.0), ("c", "old", "ok", 1.4)])
     out = tmp_path / "suite.json"
     r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
                        capture_output=True, text=True, timeout=60)
