@@ -4,11 +4,14 @@ correct in two campaign stores, or a campaign's recorded best beside a verify ru
 
     python3 bench/measurement_drift.py STORE_A STORE_B [--out FILE_OR_DIR]
     python3 bench/measurement_drift.py STORE --verify VERIFY_JSON [--out FILE_OR_DIR]
+    python3 bench/measurement_drift.py STORE --remeasured [--out FILE_OR_DIR]
 
 Why: a campaign keeps each problem's fastest correct attempt, one measurement each; if a measurement
 moves by several percent from run to run, the fastest of many is biased low, and a suite figure read
 from the stores overstates what the written solutions do when measured again. Pairs: the later over the
 earlier time (STORE_B / STORE_A, or verify / store), per pair and as a geometric mean, with the spread.
+--remeasured sets the store's attempts beside its own re-measurements of the written solutions
+(`ucutlass optimize` records them in the store's confirmations table, timed in the harness's window).
 Writes bench/results/measurement-drift-<stamp>.json with provenance.
 """
 import argparse
@@ -36,6 +39,17 @@ def verify_times(path):
             if r.get("verdict") == "ok" and r.get("written_hash") and r.get("median_ms")}
 
 
+def remeasured_times(store):
+    """{(problem, hash): time_ms} of the store's passing re-measurements (none in a store from before them)."""
+    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        rows = con.execute("SELECT problem, hash, time_ms FROM confirmations WHERE verdict = 'ok' AND time_ms > 0").fetchall()
+    except sqlite3.OperationalError:
+        rows = []
+    con.close()
+    return {(p, h): t for p, h, t in rows}
+
+
 def drift(first, second):
     """The pairs measured in both, with second / first, and their summary."""
     pairs = [{"problem": p, "hash": h, "first_ms": first[(p, h)], "second_ms": second[(p, h)],
@@ -55,16 +69,22 @@ def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("stores", nargs="+", help="one store with --verify, else two")
     ap.add_argument("--verify", help="a bench/verify_written.py result to set beside the store")
+    ap.add_argument("--remeasured", action="store_true", help="the store's own re-measurements beside its attempts")
     ap.add_argument("--out", default="bench/results", help="result file or folder (default bench/results)")
     a = ap.parse_args(argv)
-    if (a.verify is None) != (len(a.stores) == 2) or len(a.stores) > 2:
-        ap.error("give two stores, or one store and --verify")
+    one_store = a.verify is not None or a.remeasured
+    if (a.verify is not None and a.remeasured) or one_store != (len(a.stores) == 1) or len(a.stores) > 2:
+        ap.error("give two stores, or one store and --verify or --remeasured")
     started = provenance.now()
     first = correct_times(a.stores[0])
-    second = verify_times(a.verify) if a.verify else correct_times(a.stores[1])
+    if a.remeasured:
+        second = remeasured_times(a.stores[0])
+    else:
+        second = verify_times(a.verify) if a.verify else correct_times(a.stores[1])
     pairs, summary = drift(first, second)
     doc = {"bench": "measurement-drift", "date": started.isoformat(), **provenance.command(),
-           "git": provenance.git_state(), "first": a.stores[0], "second": a.verify or a.stores[1],
+           "git": provenance.git_state(), "first": a.stores[0],
+           "second": a.verify or (a.stores[0] + " (re-measured)" if a.remeasured else a.stores[1]),
            "summary": summary, "pairs": pairs}
     provenance.write_result(a.out, "measurement-drift", started, doc)
     if not pairs:

@@ -56,3 +56,18 @@ def test_wrong_arguments_are_refused(tmp_path):
     a = store(tmp_path / "a.sqlite", [])
     r = run(a)
     assert r.returncode == 2 and "give two stores, or one store and --verify" in r.stderr
+
+
+def test_a_stores_attempts_beside_its_own_remeasurements(tmp_path):
+    a = store(tmp_path / "a.sqlite", [("p", "h1", 1.0, "ok"), ("q", "h2", 2.0, "ok")])
+    db = sqlite3.connect(a)
+    db.execute("CREATE TABLE confirmations (problem TEXT, hash TEXT, verdict TEXT, time_ms REAL)")
+    db.executemany("INSERT INTO confirmations VALUES (?, ?, ?, ?)", [("p", "h1", "ok", 1.1), ("q", "h2", "incorrect", 0.0)])
+    db.commit()
+    db.close()
+    out = tmp_path / "drift.json"
+    r = run(a, "--remeasured", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    assert [(x["problem"], x["ratio"]) for x in doc["pairs"]] == [("p", 1.1)]  # a failed one has no time
+    assert run(a, str(tmp_path / "b.sqlite"), "--remeasured").returncode == 2
