@@ -877,7 +877,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       const std::vector<store::AttemptRow> rows = store->attempts(problems[i].name);
       const fs::path report = problems[i].dir / "report.txt";
       if (!rows.empty() && fs::exists(report))
-        write_text(report, report::with_measured_section(read_text(report.string()), report::measured_section(rows, problems[i].sol_ms)));
+        write_text(report, report::with_measured_section(read_text(report.string()),
+                                                         report::measured_section(rows, problems[i].sol_ms, store->confirmations(problems[i].name))));
     }
   }
 

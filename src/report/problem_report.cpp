@@ -24,7 +24,8 @@ std::string versus(const char* what, double base_ms, double best_ms) {
 
 }  // namespace
 
-std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms) {
+std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms,
+                             const std::vector<store::ConfirmationRow>& remeasured) {
   std::ostringstream o;
   std::map<std::string, int> verdicts;
   const store::AttemptRow* best = nullptr;
@@ -50,6 +51,15 @@ std::string measured_section(const std::vector<store::AttemptRow>& rows, double 
   o << versus("eager", eager, best->time_ms);
   o << versus("torch.compile", compile, best->time_ms);
   if (sol_ms > 0) o << "  t_SOL " << fixed(sol_ms, 4) << " ms: t_SOL/t_best " << fixed(sol_ms / best->time_ms, 3) << "\n";
+  for (const store::ConfirmationRow& c : remeasured) {
+    if (c.hash != best->hash) continue;
+    o << "  re-measured as the written solution (" << fixed(c.timing_min_ms, 0) << " ms window): ";
+    if (c.verdict == "ok" && c.time_ms > 0)
+      o << fixed(c.time_ms, 4) << " ms, " << fixed(c.time_ms / best->time_ms, 3) << " of the attempt's time"
+        << (eager > 0 ? ", " + fixed(eager / c.time_ms, 2) + "x vs eager" : "") << "\n";
+    else
+      o << c.verdict << ": it failed there\n";
+  }
   return o.str();
 }
 

@@ -16,7 +16,10 @@ inline constexpr const char* kMeasuredHeading = "measured on the GPU";
 
 // `sol_ms` is the problem's t_SOL; eager and torch.compile times come from the
 // rows (each attempt records the baseline it was judged against).
-std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms);
+// `remeasured`: the problem's re-measurements (store::ConfirmationRow); the best attempt's, if any, gets a
+// line of its own with the speedup a user re-running the written solution sees.
+std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms,
+                             const std::vector<store::ConfirmationRow>& remeasured = {});
 
 // `report` with its measured section (if any) replaced by `section`.
 std::string with_measured_section(const std::string& report, const std::string& section);

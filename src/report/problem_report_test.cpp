@@ -37,6 +37,23 @@ TEST(ProblemReport, SlowerThanEagerIsNeverAWin) {
             "  vs torch.compile 1.2000 ms: 0.60x  (slower: not a win)\n");
 }
 
+TEST(ProblemReport, TheBestsReMeasurementHasItsOwnLine) {
+  std::vector<store::AttemptRow> rows = {row(1, "ok", 0.5, "a"), row(2, "ok", 0.9, "b")};
+  rows[0].hash = "fast";
+  rows[1].hash = "slow";
+  const std::vector<store::ConfirmationRow> again = {{0, "p", "slow", "ok", 0.95, 1000, "{}", 1},
+                                                     {0, "p", "fast", "ok", 0.55, 1000, "{}", 1}};
+  EXPECT_EQ(measured_section(rows, 0, again),
+            "measured on the GPU: 2 attempt(s) (ok 2)\n"
+            "  best: attempt 1, 0.5000 ms  a\n"
+            "  vs eager 1.7180 ms: 3.44x\n"
+            "  vs torch.compile 1.2000 ms: 2.40x\n"
+            "  re-measured as the written solution (1000 ms window): 0.5500 ms, 1.100 of the attempt's time, 3.12x vs eager\n");
+  const std::vector<store::ConfirmationRow> failed = {{0, "p", "fast", "incorrect", 0, 1000, "{}", 1}};
+  EXPECT_NE(measured_section(rows, 0, failed).find("  re-measured as the written solution (1000 ms window): incorrect: it failed there\n"),
+            std::string::npos);
+}
+
 TEST(ProblemReport, NothingVerified) {
   EXPECT_EQ(measured_section({row(1, "compile_error", 0, "x")}, 1),
             "measured on the GPU: 1 attempt(s) (compile_error 1)\n"
