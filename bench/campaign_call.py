@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """One device call of a whole-suite campaign kept in bench/results/campaigns, both sides of it.
 
-    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--work DIR] [--verify SECS]
+    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--work DIR] [--verify SECS] [--one-gpu]
     (the device call: `bench/device_parallel.sh` with the two OPTIMIZE_OUT folders it prints)
-    python3 bench/campaign_call.py collect RESULTS_TGZ STORE_A STORE_B [--label NAME]
+    python3 bench/campaign_call.py collect RESULTS_TGZ STORE [STORE] [--label NAME]
 
 prepare: copies each store (its WAL checkpointed first) into DIR/opt_<name>/campaign.sqlite, where
 <name> is the store's file name, and runs `ucutlass optimize --plan` over that half of the suite
@@ -11,10 +11,12 @@ prepare: copies each store (its WAL checkpointed first) into DIR/opt_<name>/camp
 then holds every problem's trace (the device traces nothing, about a minute saved per call) and the
 log shows the round the call will start with. Then bench/device_pack.sh packs both folders, and the
 device command to run is printed; with --verify SECS each GPU's stream ends with the verify step
-(every written ModelNew evaluated again) for SECS of its 570.
+(every written ModelNew evaluated again) for SECS of its 570. With --one-gpu (an x1 machine) it prints two
+device calls, half a then half b on the still-warm machine (the second skips the unpack, which would put
+half b's folder back as it was packed), each collected on its own with its half's store alone.
 
-collect: unpacks the call's results.tgz, checkpoints each returned store and copies it over the
-store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
+collect: unpacks the call's results.tgz, checkpoints each returned store (gpu0's for the first store
+given, gpu1's for the second) and copies it over the store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
 last) and the campaign-state JSON into bench/results/, and writes the suite figure of both stores
 (bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-call<N>.json.
 
@@ -85,11 +87,32 @@ def prepare(a):
             return 1
         print(f"half {half}: {out} (next round in {log})")
         streams.append(stream(half, out.name, a.profile, a.verify))
-    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in a.stores)], check=True)
-    print("device command (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):")
-    print('eval "$(bench/device_unpack.sh)" && cd build/devtree && timeout 585 bench/device_parallel.sh $OUT '
-          + " ".join(streams))
+    # NO_SRC: the device's copy of the working tree is the source (commit first); the tracked stores and a
+    # packed copy of the tree together outgrew the device tool's 64 MiB (2026-12-01).
+    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in a.stores)], check=True,
+                   env={**__import__("os").environ, "NO_SRC": "1"})
+    for line in device_commands(streams, a.stores, a.one_gpu):
+        print(line)
     return 0
+
+
+UNPACK = 'eval "$(bench/device_unpack.sh)" && '
+RUN = "cd build/devtree && timeout 585 bench/device_parallel.sh $OUT "
+
+
+def device_commands(streams, stores, one_gpu=False):
+    """What to run on the device (carry build/devcarry) and how to collect it: both streams in one call of an
+    x2 machine, or (one_gpu) one call per half, the second on the warm machine without the unpack."""
+    if not one_gpu:
+        return ["device command (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):",
+                UNPACK + RUN + " ".join(streams),
+                f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} {stores[1]}"]
+    return ["device call 1 (kind nvidia-h200, carry build/devcarry), half a:",
+            UNPACK + RUN + streams[0],
+            f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} --with {stores[1]}",
+            "device call 2 on the still-warm machine (no unpack: it would reset half b's folder), half b:",
+            RUN + streams[1],
+            f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[1]} --with {stores[0]}"]
 
 
 def next_call(store):
@@ -131,7 +154,8 @@ def collect(a):
         return 1
     date = datetime.date.today().isoformat()
     figure = results / f"suite-latest-{date}-{a.label}-call{max(calls)}.json"
-    subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), *a.stores, "--out", str(figure)], check=True)
+    subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), *a.stores, *a.with_stores, "--out", str(figure)],
+                   check=True)
     return 0
 
 
@@ -144,10 +168,13 @@ def main():
     p.add_argument("--work")
     p.add_argument("--verify", type=int, default=0, metavar="SECS",
                    help="end each GPU's stream with the verify step (bench/verify_written.py) for SECS of its 570")
+    p.add_argument("--one-gpu", action="store_true", help="an x1 machine: one device call per half")
     c = sub.add_parser("collect")
     c.add_argument("results")
-    c.add_argument("stores", nargs=2)
+    c.add_argument("stores", nargs="+", help="gpu0's store, then gpu1's (one for a one-GPU call)")
     c.add_argument("--label", default="suite")
+    c.add_argument("--with", dest="with_stores", nargs="+", default=[],
+                   help="stores this call did not run that enter the suite figure (the other half of a one-GPU call)")
     a = ap.parse_args()
     return prepare(a) if a.cmd == "prepare" else collect(a)
 

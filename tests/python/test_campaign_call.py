@@ -17,3 +17,15 @@ def test_a_stream_is_the_campaign_then_optionally_its_verify_step():
 
 def test_folder_names_follow_the_store():
     assert campaign_call.folder_name("bench/results/campaigns/kbsuite-a-2026-11-30.sqlite") == "opt_kbsuite_a_2026_11_30"
+
+
+def test_one_gpu_prints_a_call_per_half_the_second_without_the_unpack():
+    streams = [campaign_call.stream(h, f"opt_{h}", "kernelbench-v0.1") for h in ("a", "b")]
+    two = campaign_call.device_commands(streams, ["A.sqlite", "B.sqlite"])
+    assert two[1] == campaign_call.UNPACK + campaign_call.RUN + " ".join(streams)
+    assert two[2].endswith("collect RESULTS_TGZ A.sqlite B.sqlite")
+    one = campaign_call.device_commands(streams, ["A.sqlite", "B.sqlite"], one_gpu=True)
+    assert one[1] == campaign_call.UNPACK + campaign_call.RUN + streams[0]
+    assert one[4] == campaign_call.RUN + streams[1] and "device_unpack" not in one[4]
+    assert one[2].endswith("collect RESULTS_TGZ A.sqlite --with B.sqlite")
+    assert one[5].endswith("collect RESULTS_TGZ B.sqlite --with A.sqlite")
