@@ -5,9 +5,11 @@ RESULT_FORMAT = "ucutlass-eval-result"
 RESULT_VERSION = 1
 # The correctness rules a result was judged by (its "correctness_rules"; docs/formats.md): 1, the
 # profile's atol and rtol; 2, each trial's atol at least NATIVE_ATOL_MARGIN x PyTorch's own fp32 error
-# (trials record "atol"). A resumed campaign does not hold a miss under older rules against its math
-# path (src/exec/correctness_rules.h, kCorrectnessRules, kept equal by tests/python/test_native_atol.py).
-CORRECTNESS_RULES = 2
+# (trials record "atol"); 3, the result-reuse check and the timed audit judged by that same rule on their
+# own inputs (they had the bare profile atol, and flagged honest kernels gamed). A resumed campaign does not
+# hold a miss under older rules against its math path, nor such a "gamed" (src/exec/correctness_rules.h,
+# kCorrectnessRules, kept equal by tests/python/test_native_atol.py).
+CORRECTNESS_RULES = 3
 
 # Signals whose firing makes the verdict "gamed:<name>", in priority order.
 GAMING_SIGNALS = (

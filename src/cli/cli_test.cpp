@@ -174,6 +174,18 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_LT(expected_ms, 0.2) << r.out;
   EXPECT_NE(r.out.find("gemv access", next), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("GPU evaluation: --plan given"), std::string::npos) << r.out;
+  // The store's three level2/017 attempts flagged gamed:result_reuse by the reuse check's bare 1e-4 (the
+  // trials had passed them through the native atol) are forgotten, to be evaluated again.
+  EXPECT_NE(r.err.find("store: 3 attempt(s) flagged gamed by the result-reuse or timed-audit check at the bare profile atol "
+                       "(correctness rules < 3) are forgotten and tried again"),
+            std::string::npos)
+      << r.err;
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open_read_only((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    for (const store::AttemptRow& a : st->attempts()) EXPECT_NE(a.verdict.rfind("gamed:", 0), 0u) << a.problem << " " << a.seq;
+  }
   // The written solution is the recorded best (the split-K GEMM, program 044e03f3cd06f788), which
   // today's code writes as it was measured; not the ranking's untried first pick.
   std::ifstream written(dir / "o" / "level1_016_gemv" / "modelnew.py");

@@ -395,6 +395,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   if (const size_t forgotten = store->forget_harness_failures())
     std::cerr << "store: " << forgotten
               << " attempt(s) the harness failed before the candidate ran (phase setup) are forgotten and tried again\n";
+  size_t regauged = 0;
+  for (const store::AttemptRow& r : store->attempts())
+    if (gamed_only_by_older_checks(r.verdict, r.signals, r.result_json) && store->forget_attempt(r.id)) ++regauged;
+  if (regauged > 0)
+    std::cerr << "store: " << regauged << " attempt(s) flagged gamed by the result-reuse or timed-audit check at the bare "
+                 "profile atol (correctness rules < 3) are forgotten and tried again\n";
   store->set_option("tolerance", a.tolerance);
   store->set_option("epsilon", std::to_string(a.epsilon));
   store->set_option("window", std::to_string(a.window));

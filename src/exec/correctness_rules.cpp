@@ -16,7 +16,22 @@ int correctness_rules(const nlohmann::json& result) {
 
 bool missed_tolerance_now(const std::string& verdict, const std::string& result_json) {
   if (verdict != "incorrect") return false;
-  return correctness_rules(nlohmann::json::parse(result_json, nullptr, false)) >= kCorrectnessRules;
+  return correctness_rules(nlohmann::json::parse(result_json, nullptr, false)) >= kTrialRulesSince;
+}
+
+bool gamed_only_by_older_checks(const std::string& verdict, const std::string& signals_json, const std::string& result_json) {
+  if (verdict.rfind("gamed:", 0) != 0) return false;
+  if (correctness_rules(nlohmann::json::parse(result_json, nullptr, false)) >= kIntegrityRulesSince) return false;
+  const nlohmann::json signals = nlohmann::json::parse(signals_json, nullptr, false);
+  if (!signals.is_array()) return false;
+  bool any = false;
+  for (const nlohmann::json& s : signals) {
+    if (!s.is_object() || !s.value("fired", false) || s.value("kind", "") != "gaming") continue;
+    const std::string name = s.value("name", "");
+    if (name != "result_reuse" && name != "timed_audit") return false;
+    any = true;
+  }
+  return any;
 }
 
 }  // namespace ucutlass

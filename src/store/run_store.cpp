@@ -157,6 +157,13 @@ size_t RunStore::forget_harness_failures() {
   return static_cast<size_t>(sqlite3_changes(db_));
 }
 
+bool RunStore::forget_attempt(int64_t id) {
+  Statement s(db_, "DELETE FROM attempts WHERE id = ?");
+  if (!s.ok()) return false;
+  s.bind_int(1, id);
+  return s.step() == SQLITE_DONE && sqlite3_changes(db_) == 1;
+}
+
 bool RunStore::has_attempt(const std::string& problem, const std::string& hash) const {
   Statement s(db_, "SELECT 1 FROM attempts WHERE problem = ? AND hash = ?");
   s.bind(1, problem).bind(2, hash);

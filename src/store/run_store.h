@@ -90,6 +90,8 @@ class RunStore {
   // resumed campaign tries them again; returns how many. (2026-12-01: the harness's float norm failed
   // on argmax's int64 reference, and 12 argmax configs would have stayed tried for good.)
   size_t forget_harness_failures();
+  // Deletes one attempt (by id), so that a resumed campaign evaluates its program again; false if none.
+  bool forget_attempt(int64_t id);
 
   // Re-measured written solutions, in the order they were recorded (a store written before they
   // existed has none). One row per (problem, hash): a second is not recorded (false).

@@ -120,6 +120,22 @@ TEST(RunStore, ForgetsOnlyWhatTheHarnessFailedBeforeTheCandidateRan) {
   for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
 }
 
+TEST(RunStore, ForgetsOneAttemptByIdAndTheNextTakesTheNextSeq) {
+  const std::string path = temp_store("forget_one");
+  std::string err;
+  auto s = RunStore::open(path, &err);
+  ASSERT_TRUE(s) << err;
+  AttemptRow a = attempt("p1", 1), b = attempt("p1", 2);
+  ASSERT_TRUE(s->record_attempt(a) && s->record_attempt(b));
+  EXPECT_TRUE(s->forget_attempt(b.id));
+  EXPECT_FALSE(s->forget_attempt(b.id));
+  EXPECT_FALSE(s->has_attempt("p1", b.hash));
+  ASSERT_TRUE(s->record_attempt(b));  // evaluated again: recorded as a new attempt
+  EXPECT_EQ(b.seq, 2);
+  EXPECT_EQ(s->attempt_count(), 2u);
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path + suffix);
+}
+
 TEST(RunStore, ReadOnlyOpenLeavesTheFileAsItWas) {
   // replay reads committed campaign stores: opening one must not rewrite it (the read-write open
   // switches the journal to WAL, which changed a checkpointed store's header bytes).

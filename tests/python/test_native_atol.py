@@ -61,7 +61,7 @@ def test_trial_atol_is_what_fp32_itself_achieves(tmp_path, name):
     assert trials[0]["passed"]
     assert normal["passed"] == (verdict == "ok")
     # The result names the rules that judged it, which a resumed campaign compares with its own.
-    assert r["correctness_rules"] == 2
+    assert r["correctness_rules"] == 3
 
 
 def test_correctness_rules_match_the_optimizer():
@@ -72,3 +72,55 @@ def test_correctness_rules_match_the_optimizer():
     header = pathlib.Path(__file__).resolve().parents[2] / "src" / "exec" / "correctness_rules.h"
     m = re.search(r"kCorrectnessRules = (\d+);", header.read_text())
     assert m and int(m.group(1)) == results.CORRECTNESS_RULES
+
+
+NEAR_ZERO = textwrap.dedent('''
+    # y = a @ b with K = 65536 over N(0, 1) inputs: outputs of scale 256, many near zero, where PyTorch's own
+    # fp32 sum lands beyond atol = 1e-4 of the float64 reference on the problem's own inputs too
+    import torch
+    import torch.nn as nn
+
+    class Model(nn.Module):
+        def forward(self, a, b):
+            return a @ b
+
+    def get_inputs():
+        return [torch.randn(128, 65536), torch.randn(65536, 64)]
+
+    def get_init_inputs():
+        return []
+''')
+
+
+def test_the_reuse_and_audit_checks_allow_what_the_trials_allow(tmp_path):
+    # An honest kernel summing in another order passes the trials only through the native atol; the
+    # integrity checks that run it on other inputs (result reuse, the timed audit) judged it at the bare
+    # 1e-4 and flagged it gamed (2026-11-30: level2/017's 3xBF16 GEMM, three attempts gamed:result_reuse).
+    prob = tmp_path / "prob.py"
+    prob.write_text(NEAR_ZERO)
+    sol = tmp_path / "other_order.py"
+    sol.write_text(HEAD + CANDIDATES["other_order"][0])
+    task = {"kind": "eval", "problem": str(prob), "solution": str(sol), "backend": "any", "device_type": "cpu",
+            "correct_trials": 1, "timing_trials": 2, "warmup": 1, "baselines": [], "seed": 42}
+    r = worker.run_task(task, 180)
+    trial = r["correctness"]["trials"][0]
+    assert trial["native_max_abs_err"][0] > 1e-4 and trial["atol"][0] > 1e-4  # widened on the problem's inputs
+    fired = {s["name"]: s["detail"] for s in r["signals"] if s["fired"]}
+    assert "result_reuse" not in fired and "timed_audit" not in fired, fired
+    assert r["verdict"] == "ok", (r["verdict"], r.get("error"))
+
+
+def test_a_result_cached_by_pointer_is_still_caught_under_the_widened_atol(tmp_path):
+    prob = tmp_path / "prob.py"
+    prob.write_text(NEAR_ZERO)
+    sol = tmp_path / "pointer_cache.py"
+    sol.write_text(HEAD.replace("class ModelNew(nn.Module):\n", "_CACHE = {}\n\n\nclass ModelNew(nn.Module):\n") +
+                   "        key = (a.data_ptr(), b.data_ptr())\n"
+                   "        if key not in _CACHE:\n"
+                   "            _CACHE[key] = a @ b\n"
+                   "        return _CACHE[key].clone()\n")
+    task = {"kind": "eval", "problem": str(prob), "solution": str(sol), "backend": "any", "device_type": "cpu",
+            "correct_trials": 1, "timing_trials": 2, "warmup": 1, "baselines": [], "seed": 42}
+    r = worker.run_task(task, 180)
+    fired = {s["name"] for s in r["signals"] if s["fired"]}
+    assert "result_reuse" in fired and r["verdict"].startswith("gamed:"), (r["verdict"], fired)
