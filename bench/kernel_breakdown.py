@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Where a campaign's solutions spend their time: per problem, the kernels the harness's profile saw in its
 fastest verified attempt (ours and PyTorch's, ms per call), and the host gap, harness time minus kernel time,
-as the median over all its verified attempts.
+as the median over all its verified attempts; where the harness recorded it (timing.candidate.host, since
+2026-12-01), the call's own host time, which an idle GPU waits for before the first kernel.
 
     python3 bench/kernel_breakdown.py STORE.sqlite [PROBLEM_SUBSTRING ...]
 
@@ -50,7 +51,9 @@ def main(argv):
         seq, ms, config, result = attempts[0]
         k = kernels(result)
         print(f"{problem} attempt {seq}: {ms:.4f} ms, kernels {k.get('kernel_ms_per_call', 0):.4f} ms | {config}")
-        print(f"    host gap {1000 * gap:.1f} us (median over {len(timed)} verified attempt(s))")
+        host = (result.get("timing", {}).get("candidate", {}).get("host") or {}).get("median_ms")
+        print(f"    host gap {1000 * gap:.1f} us (median over {len(timed)} verified attempt(s))"
+              + (f"; the call's host time {1000 * host:.1f} us" if host else ""))
         for x in k.get("per_kernel", []):
             print(f"    {x['kind']:8s} {x['ms_per_call']:.4f} ms  {x['name'][:100]}")
     if gaps:

@@ -134,6 +134,9 @@ def test_timed_window_has_a_minimum_duration(problem_file, tmp_path):
             "correct_trials": 1, "timing_trials": 3, "warmup": 1, "baselines": [], "seed": 42}
     cand = worker.run_task(dict(base, timing_min_ms=200), 120)["timing"]["candidate"]
     assert cand["num_trials"] > 3 and cand["wall"]["mean_ms"] * cand["num_trials"] >= 150
+    # The call's own host time is recorded beside it (on a GPU, what an idle device waits for), never more.
+    assert cand["host"]["num_trials"] == cand["wall"]["num_trials"]
+    assert 0 < cand["host"]["median_ms"] <= cand["wall"]["median_ms"]
     assert worker.run_task(base, 120)["timing"]["candidate"]["num_trials"] == 3
 
 
