@@ -17,21 +17,29 @@ std::string shape3(const ir::Shape3& s) {
 
 bool set(const ir::Shape3& s) { return s.m > 0 && s.n > 0 && s.k > 0; }
 
+
+}  // namespace
+
 std::string step_dsl(const ChainStep& s) {
   switch (s.kind) {
     case StepKind::bias_col: return "bias(col)";
     case StepKind::bias_row: return "bias(row)";
     case StepKind::activation: {
       std::string out(ir::name_of(s.act));
-      if (s.act == ir::Activation::leaky_relu) out += "(" + dsl_number(s.p0) + ")";
-      if (s.act == ir::Activation::clamp) out += "(" + dsl_number(s.p0) + ", " + dsl_number(s.p1) + ")";
+      if (s.act == ir::Activation::leaky_relu || s.act == ir::Activation::elu) out += "(" + dsl_number(s.p0) + ")";
+      if (s.act == ir::Activation::clamp || s.act == ir::Activation::softplus)
+        out += "(" + dsl_number(s.p0) + ", " + dsl_number(s.p1) + ")";
       return out;
     }
     case StepKind::scale:
-    case StepKind::residual: break;  // folded into alpha / beta
+    case StepKind::residual:
+    case StepKind::offset:
+    case StepKind::mul_col: break;  // alpha / beta, or fusable_prefix's later steps
   }
   return "";
 }
+
+namespace {
 
 // The kernel's element types: C is read only for a fused residual.
 std::string types_dsl(const FusedEpilogue& f, const std::string& in, const std::string& out) {
@@ -44,7 +52,7 @@ std::string epilogue_dsl(const FusedEpilogue& f) {
   std::vector<std::string> steps;
   if (f.alpha != 1) steps.push_back("alpha(" + dsl_number(f.alpha) + ")");
   if (f.residual >= 0) steps.push_back("beta(" + dsl_number(f.beta) + ")");
-  for (const ChainStep* s : f.dsl_steps) steps.push_back(step_dsl(*s));
+  for (const FusedStep& s : f.dsl_steps) steps.push_back(s.dsl);
   if (steps.empty()) return "";
   std::string o = "  .with_epilogue(";
   for (size_t i = 0; i < steps.size(); ++i) o += (i ? ", " : "") + steps[i];

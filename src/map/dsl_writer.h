@@ -76,6 +76,9 @@ struct KernelConfig {
 // A real number the DSL reads back to the same double.
 std::string dsl_number(double v);
 
+// A bias or activation chain step as its DSL epilogue step: "bias(col)", "gelu", "elu(1.0)".
+std::string step_dsl(const ChainStep& s);
+
 // The declaration of one kernel (no trailing newline).
 std::string kernel_dsl(const GemmMatch& m, const KernelConfig& c);
 

@@ -47,6 +47,37 @@ std::optional<ChainStep> leaky_relu(const OpGraph& g, const Node& n, int chain) 
   return s;
 }
 
+// elu(x; alpha) as PyTorch's F.elu: its scale and input_scale (aten.elu's, for selu's sake) stay 1.
+std::optional<ChainStep> elu(const OpGraph& g, const Node& n, int chain) {
+  if (!reads_chain_first(g, n, chain)) return std::nullopt;
+  if (graph::arg_number(n, 2, "scale").value_or(1.0) != 1.0 || graph::arg_number(n, 3, "input_scale").value_or(1.0) != 1.0)
+    return std::nullopt;
+  ChainStep s;
+  s.act = ir::Activation::elu;
+  s.p0 = graph::arg_number(n, 1, "alpha").value_or(1.0);
+  return s;
+}
+
+// softplus(x; beta, threshold) as PyTorch's: x where beta * x > threshold, else log1p(exp(beta x)) / beta.
+std::optional<ChainStep> softplus(const OpGraph& g, const Node& n, int chain) {
+  if (!reads_chain_first(g, n, chain)) return std::nullopt;
+  ChainStep s;
+  s.act = ir::Activation::softplus;
+  s.p0 = graph::arg_number(n, 1, "beta").value_or(1.0);
+  s.p1 = graph::arg_number(n, 2, "threshold").value_or(20.0);
+  if (s.p0 <= 0) return std::nullopt;
+  return s;
+}
+
+// -x: a scale by -1.
+std::optional<ChainStep> negate(const OpGraph& g, const Node& n, int chain) {
+  if (!reads_chain_first(g, n, chain)) return std::nullopt;
+  ChainStep s;
+  s.kind = StepKind::scale;
+  s.p0 = -1;
+  return s;
+}
+
 std::optional<ChainStep> clamp_between(const OpGraph& g, const Node& n, int chain, double lo_default, double hi_default,
                                        std::string_view lo_name, std::string_view hi_name) {
   if (!reads_chain_first(g, n, chain)) return std::nullopt;
@@ -97,13 +128,41 @@ bool is_number(const OpGraph& g, const Other& o, double* value) {
   return false;
 }
 
+// Whether tensor `x` broadcasts over the chain tensor `y` as one value per column (length N, any leading
+// ones): nn.Linear's bias, or a per-channel scale parameter.
+bool per_column(const graph::Tensor& x, const graph::Tensor& y) {
+  if (x.shape.empty() || y.shape.size() < 2 || x.shape.back() != y.shape.back() || x.shape.size() > y.shape.size())
+    return false;
+  for (size_t i = 0; i + 1 < x.shape.size(); ++i)
+    if (x.shape[i] != 1) return false;
+  return x.dtype == y.dtype;
+}
+
 std::optional<ChainStep> multiply(const OpGraph& g, const Node& n, int chain) {
   auto o = other_operand(g, n, chain, true);
+  if (!o) return std::nullopt;
+  double v = 0;
+  ChainStep s;
+  if (is_number(g, *o, &v)) {
+    s.kind = StepKind::scale;
+    s.p0 = v;
+    return s;
+  }
+  if (o->tensor < 0 || !per_column(g.tensors[o->tensor], g.tensors[chain])) return std::nullopt;
+  s.kind = StepKind::mul_col;
+  s.operand = o->tensor;
+  return s;
+}
+
+// x - v for a number v: an offset by -v (a tensor on either side is no step of ours).
+std::optional<ChainStep> subtract(const OpGraph& g, const Node& n, int chain) {
+  if (graph::arg_number(n, 2, "alpha").value_or(1.0) != 1.0) return std::nullopt;
+  auto o = other_operand(g, n, chain, false);
   double v = 0;
   if (!o || !is_number(g, *o, &v)) return std::nullopt;
   ChainStep s;
-  s.kind = StepKind::scale;
-  s.p0 = v;
+  s.kind = StepKind::offset;
+  s.p0 = -v;
   return s;
 }
 
@@ -121,7 +180,15 @@ std::optional<ChainStep> divide(const OpGraph& g, const Node& n, int chain) {
 std::optional<ChainStep> add(const OpGraph& g, const Node& n, int chain) {
   if (graph::arg_number(n, 2, "alpha").value_or(1.0) != 1.0) return std::nullopt;
   auto o = other_operand(g, n, chain, true);
-  if (!o || o->tensor < 0) return std::nullopt;
+  if (!o) return std::nullopt;
+  double v = 0;
+  if (is_number(g, *o, &v)) {  // x + 0.5
+    ChainStep s;
+    s.kind = StepKind::offset;
+    s.p0 = v;
+    return s;
+  }
+  if (o->tensor < 0) return std::nullopt;
   const graph::Tensor& y = g.tensors[chain];
   const graph::Tensor& x = g.tensors[o->tensor];
   if (y.shape.size() < 2 || x.dtype != y.dtype) return std::nullopt;
@@ -149,12 +216,20 @@ const std::vector<std::pair<std::string_view, Handler>>& table() {
       {"silu", unary(ir::Activation::silu)},
       {"sigmoid", unary(ir::Activation::sigmoid)},
       {"tanh", unary(ir::Activation::tanh)},
+      {"hardswish", unary(ir::Activation::hardswish)},
+      {"hardsigmoid", unary(ir::Activation::hardsigmoid)},
+      {"mish", unary(ir::Activation::mish)},
+      {"selu", unary(ir::Activation::selu)},
+      {"elu", elu},
+      {"softplus", softplus},
+      {"neg", negate},
       {"leaky_relu", leaky_relu},
       {"clamp", [](const OpGraph& g, const Node& n, int c) { return clamp_between(g, n, c, -kOpenBound, kOpenBound, "min", "max"); }},
       {"hardtanh", [](const OpGraph& g, const Node& n, int c) { return clamp_between(g, n, c, -1, 1, "min_val", "max_val"); }},
       {"mul", multiply},
       {"div", divide},
       {"add", add},
+      {"sub", subtract},
   };
   return rows;
 }
@@ -194,10 +269,13 @@ std::string step_text(const ChainStep& s) {
     case StepKind::bias_col: o << "bias(col)"; break;
     case StepKind::bias_row: o << "bias(row)"; break;
     case StepKind::residual: o << "residual"; break;
+    case StepKind::offset: o << "add(" << s.p0 << ")"; break;
+    case StepKind::mul_col: o << "mul(col)"; break;
     case StepKind::activation:
       o << ir::name_of(s.act);
       if (s.act == ir::Activation::leaky_relu) o << "(" << s.p0 << ")";
-      if (s.act == ir::Activation::clamp) o << "(" << s.p0 << ", " << s.p1 << ")";
+      if (s.act == ir::Activation::clamp || s.act == ir::Activation::softplus) o << "(" << s.p0 << ", " << s.p1 << ")";
+      if (s.act == ir::Activation::elu) o << "(" << s.p0 << ")";
       break;
   }
   return o.str();

@@ -16,17 +16,21 @@ namespace ucutlass::map {
 //   scale      multiply by a constant (folds into alpha, or beta as well)
 //   bias_col   add a length-N vector (nn.Linear's bias)
 //   bias_row   add an [M, 1] column vector
-//   residual   add a tensor of the output's shape (becomes C with beta = 1)
+//   residual   add a tensor of the output's shape (becomes C with beta = 1, or an aux load)
 //   activation an ir::Activation with its constants
-enum class StepKind { scale, bias_col, bias_row, residual, activation };
+//   offset     add a constant (x + 0.5, x - 1)
+//   mul_col    multiply by a length-N vector (a per-channel scale parameter)
+// Where a step lands in a kernel (alpha, beta and C, or an sm90a epilogue step) is fusable_prefix()'s
+// choice (gemm_match.h).
+enum class StepKind { scale, bias_col, bias_row, residual, activation, offset, mul_col };
 
 struct ChainStep {
   StepKind kind = StepKind::activation;
   int node = -1;     // the node this step covers
   int output = -1;   // the tensor it produces
-  int operand = -1;  // bias or residual tensor
+  int operand = -1;  // bias, residual or per-column scale tensor
   ir::Activation act = ir::Activation::relu;
-  double p0 = 0, p1 = 0;  // scale factor; leaky_relu slope; clamp lower, upper
+  double p0 = 0, p1 = 0;  // scale factor; offset; leaky_relu slope; elu alpha; softplus beta, threshold; clamp lower, upper
 };
 
 std::string step_text(const ChainStep& s);  // "relu", "scale(0.5)", "bias(col)", ...

@@ -7,6 +7,7 @@
 #include "graph/decompose_attention.h"
 #include "graph/node_args.h"
 #include "map/conv_match.h"
+#include "map/dsl_writer.h"
 
 namespace ucutlass::map {
 
@@ -219,8 +220,34 @@ bool runs_as_gemv(const GemmMatch& m) {
   return !m.conv && m.n == 1 && type_ok && m.a.natural == ir::Layout::row && !m.a.strided && !m.b.strided;
 }
 
+namespace {
+
+// The DSL step of `s` as an sm90a epilogue step after others (its operand, if any, named as the
+// front end names it: ir/lower.cpp's add_extra, base then base_2, base_3, ...), or "" when it has none.
+FusedStep later_step(const ChainStep& s, std::vector<std::string>& taken) {
+  auto extra = [&](const std::string& base) {
+    std::string name = base;
+    for (int i = 2; std::find(taken.begin(), taken.end(), name) != taken.end(); ++i) name = base + "_" + std::to_string(i);
+    taken.push_back(name);
+    return name;
+  };
+  switch (s.kind) {
+    case StepKind::scale: return {&s, "scale(" + dsl_number(s.p0) + ")", ""};
+    case StepKind::offset: return {&s, "add(" + dsl_number(s.p0) + ")", ""};
+    case StepKind::bias_col: return {&s, "add(col)", extra("add_col")};
+    case StepKind::mul_col: return {&s, "mul(col)", extra("mul_col")};
+    case StepKind::residual: return {&s, "residual", extra("residual")};
+    case StepKind::bias_row:
+    case StepKind::activation: break;
+  }
+  return {};
+}
+
+}  // namespace
+
 FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
   FusedEpilogue f;
+  std::vector<std::string> extras;  // operand names taken so far
   // sm80 reads a bias as C with stride 0 (ir validate, check_sm80_bias): a per-column one, before
   // any activation, never beside a residual. The depthwise direct convolution too: its epilogue's
   // iterator addresses an output pixel as row * stride, so a stride of 0 repeats the channels' bias.
@@ -258,7 +285,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
         if (sm90_ok || sm80_ok) {
           f.bias = s.operand;
           f.bias_kind = col ? ir::BiasKind::col : ir::BiasKind::row;
-          f.dsl_steps.push_back(&s);
+          f.dsl_steps.push_back({&s, step_dsl(s), ""});
           ok = true;
         }
         break;
@@ -266,10 +293,27 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
       case StepKind::activation:
         if (!gemv && (arch == ir::Arch::sm90a || activations == 0)) {
           ++activations;
-          f.dsl_steps.push_back(&s);
+          f.dsl_steps.push_back({&s, step_dsl(s), ""});
           ok = true;
         }
         break;
+      case StepKind::offset:
+      case StepKind::mul_col:
+        break;  // an sm90a epilogue step only (below)
+    }
+    // What alpha, beta and C cannot hold, an sm90a kernel runs as an epilogue step of its own after
+    // the others (EVT nodes): a scale after an activation (level2/002's gelu * 0.5), a second bias or
+    // one after an activation, a per-column scale, a residual after other steps. sm80 takes one
+    // element-wise step with constants only, a GEMV alpha and beta only. Not convolutions yet: their
+    // bindings pass no epilogue operands beside the bias, and the sub-pixel form repeats the bias per
+    // phase (solution/subpixel_shuffle.h), which a second vector would need too.
+    if (!ok && arch == ir::Arch::sm90a && !gemv && !m.conv) {
+      FusedStep later = later_step(s, extras);
+      if (!later.dsl.empty()) {
+        if (s.kind == StepKind::residual) f.reads_matrix_extra = true;
+        f.dsl_steps.push_back(std::move(later));
+        ok = true;
+      }
     }
     if (!ok) break;
     ++f.steps;

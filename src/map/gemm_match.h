@@ -158,13 +158,22 @@ std::optional<ir::DType> dsl_dtype(graph::DType d);
 // with alpha and beta folded. sm90a: one bias, any activations, scales before
 // any bias (or through relu/leaky_relu when positive), a residual before any
 // other step; sm80: a per-column bias first (read as C), at most one activation.
+// One fused chain step that the kernel runs as an epilogue step of the DSL (bias and activations
+// always; on sm90a also what follows them: scale(v), add(v), add(col), mul(col), residual).
+struct FusedStep {
+  const ChainStep* step = nullptr;
+  std::string dsl;    // its DSL text: "gelu", "scale(0.5)", "add(col)"
+  std::string extra;  // the host entry's operand it reads ("add_col", "residual", ...), or ""
+};
+
 struct FusedEpilogue {
   size_t steps = 0;  // chain[0, steps) is fused
   double alpha = 1, beta = 0;
   int residual = -1;  // tensor read as C
   int bias = -1;
   ir::BiasKind bias_kind = ir::BiasKind::col;
-  std::vector<const ChainStep*> dsl_steps;  // bias and activations, in order
+  std::vector<FusedStep> dsl_steps;  // in order
+  bool reads_matrix_extra = false;   // a residual after other steps, read as an aux tensor of D's shape
 };
 // A GEMV kernel (`gemv`, ir/validate_gemv.h) fuses alpha and beta only: scales and a residual.
 FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv = false);

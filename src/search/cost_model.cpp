@@ -289,6 +289,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
                         : (static_cast<double>(m.m) * run_k + static_cast<double>(run_k) * m.n) * m.batch * in_bytes +
                               static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.n * m.batch * out_bytes;
+  if (f.reads_matrix_extra) bytes += static_cast<double>(m.m) * m.n * m.batch * out_bytes;
   if (splits > 1) bytes += 2.0 * splits * m.m * m.n * m.batch * 4;  // f32 partials out and back
   const double bw = sol::realistic_dram_bandwidth(gpu);
   e.t_memory = bytes / bw;

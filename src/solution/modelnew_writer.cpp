@@ -359,6 +359,15 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       if (fe.residual >= 0)
         call += ", c=" + var(g, fe.residual) + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
       if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
+      // The later epilogue steps' operands, by the names the host entry gives them (map::FusedStep).
+      for (const map::FusedStep& s : fe.dsl_steps) {
+        if (s.extra.empty()) continue;
+        const std::string v = var(g, s.step->operand);
+        if (s.step->kind == map::StepKind::residual)
+          call += ", " + s.extra + "=" + v + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
+        else
+          call += ", " + s.extra + "=" + v + ".reshape(-1)";
+      }
       call += ")";
       if (flat) call += ".reshape(" + shape_list(g.tensors[out_tensor].shape) + ")";
       f << "        # " << n.id << " " << m.anchor_op << " + " << fe.steps << " fused step(s): CUTLASS kernel " << m.name << "\n";
