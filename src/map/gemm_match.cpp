@@ -280,6 +280,14 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
       {
         if (gemv) break;
         const bool col = s.kind == StepKind::bias_col;
+        const bool right_after_bias = !f.dsl_steps.empty() && f.dsl_steps.back().step->kind == StepKind::bias_col &&
+                                      f.dsl_steps.back().extra.empty();
+        if (col && f.bias >= 0 && f.bias_kind == ir::BiasKind::col && f.bias2 < 0 && right_after_bias &&
+            (m.conv || arch == ir::Arch::sm80)) {
+          f.bias2 = s.operand;  // b1 + b2, one vector
+          ok = true;
+          break;
+        }
         const bool sm90_ok = arch == ir::Arch::sm90a && f.bias < 0 && (col || m.batch == 1);
         const bool sm80_ok = sm80_bias && col && f.bias < 0 && f.residual < 0 && f.dsl_steps.empty();
         if (sm90_ok || sm80_ok) {

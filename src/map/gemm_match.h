@@ -171,6 +171,9 @@ struct FusedEpilogue {
   double alpha = 1, beta = 0;
   int residual = -1;  // tensor read as C
   int bias = -1;
+  // A second per-column vector added right after the bias (level2/025's deconv bias + a bias parameter),
+  // where the kernel takes no operand for it (convolutions, sm80): passed summed with the bias.
+  int bias2 = -1;
   ir::BiasKind bias_kind = ir::BiasKind::col;
   std::vector<FusedStep> dsl_steps;  // in order
   bool reads_matrix_extra = false;   // a residual after other steps, read as an aux tensor of D's shape

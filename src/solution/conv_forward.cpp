@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include "map/conv_match.h"
+#include "solution/bias_argument.h"
 #include "solution/k_stack.h"
 #include "solution/param_cache.h"
 #include "solution/subpixel_shuffle.h"
@@ -98,7 +99,7 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   const map::ConvSpec& s = *m.conv;
   const int out_tensor = fe.steps ? m.chain[fe.steps - 1].output : m.output;
   const bool bias_left = fe.steps == 0 && !m.chain.empty() && m.chain[0].node == m.anchor;
-  if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.residual, bias_left, k_stack3, bf16);
+  if (s.subpixel) return subpixel_forward_lines(g, m, out_tensor, fe.bias, fe.bias2, fe.residual, bias_left, k_stack3, bf16);
   std::string x = var(g, m.a.tensor), w = var(g, m.b.tensor);
   // A K-stacked conv splits into bf16 parts itself (3xBF16): nothing is rounded before the split.
   const bool round = bf16 && !k_stack3;
@@ -126,7 +127,7 @@ std::string conv_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m,
   }
   std::string call = "_ucutlass." + m.name + "(" + (s.transposed ? "dy=" : "x=") + x + ", w=" + w;
   if (fe.residual >= 0) call += ", c=" + var(g, fe.residual);
-  if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
+  if (fe.bias >= 0) call += ", bias=" + bias_argument(g, fe.bias, fe.bias2);
   call += ")";
   std::string lines = "        # " + g.nodes[m.anchor].id + " " + m.anchor_op + " + " + std::to_string(fe.steps) +
                       " fused step(s): CUTLASS kernel " + m.name + "\n";

@@ -9,6 +9,7 @@
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
 #include "map/run_form.h"
+#include "solution/bias_argument.h"
 #include "solution/channels_last.h"
 #include "solution/conv_forward.h"
 #include "solution/k_stack.h"
@@ -358,7 +359,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       const bool flat = g.tensors[m.output].shape.size() != (m.batch > 1 ? 3u : 2u);
       if (fe.residual >= 0)
         call += ", c=" + var(g, fe.residual) + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
-      if (fe.bias >= 0) call += ", bias=" + var(g, fe.bias) + ".reshape(-1)";
+      if (fe.bias >= 0) call += ", bias=" + bias_argument(g, fe.bias, fe.bias2);
       // The later epilogue steps' operands, by the names the host entry gives them (map::FusedStep).
       for (const map::FusedStep& s : fe.dsl_steps) {
         if (s.extra.empty()) continue;

@@ -1,5 +1,6 @@
 #include "solution/subpixel_shuffle.h"
 
+#include "solution/bias_argument.h"
 #include "solution/conv_forward.h"
 #include "solution/k_stack.h"
 #include "solution/param_cache.h"
@@ -62,7 +63,7 @@ def _ucutlass_pixel_shuffle(z, stride, crop, out):
 )PY";
 
 std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
-                                   int residual, bool bias_left, bool k_stack3, bool bf16) {
+                                   int fused_bias2, int residual, bool bias_left, bool k_stack3, bool bf16) {
   const map::ConvSpec& s = *m.conv;
   const map::ConvSpec::Subpixel& sp = *s.subpixel;
   int64_t phases = 1;
@@ -79,9 +80,10 @@ std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch
   }
   std::string call = "_ucutlass." + m.name + "(x=" + x + ", w=" + weight;
   if (residual >= 0) call += ", c=" + var(g, residual);  // not reached: subpixel_match cuts the chain before one
-  if (fused_bias >= 0) {  // one value per phase channel; a bias parameter's once per version
-    const std::string b = var(g, fused_bias), repeated = b + ".reshape(-1).repeat(" + std::to_string(phases) + ")";
-    call += ", bias=" + (g.tensors[fused_bias].is_parameter() ? cached_param(m.name + ".bias", b, repeated) : repeated);
+  if (fused_bias >= 0) {  // one value per phase channel; a bias parameter's once per version (a sum of two, every call)
+    const std::string b = var(g, fused_bias);
+    const std::string repeated = bias_argument(g, fused_bias, fused_bias2) + ".repeat(" + std::to_string(phases) + ")";
+    call += ", bias=" + (g.tensors[fused_bias].is_parameter() && fused_bias2 < 0 ? cached_param(m.name + ".bias", b, repeated) : repeated);
   }
   call += ")";
   const std::string z = "_z_" + m.name;

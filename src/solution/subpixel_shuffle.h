@@ -18,9 +18,10 @@ namespace ucutlass::solution {
 extern const std::string_view kSubpixelHelpers;
 
 // The forward lines of a sub-pixel conv kernel: `m` is the rewritten match (its conv has `subpixel`),
-// `out_tensor` the tensor the fused steps end in, `fused_bias` the fused bias operand or -1.
+// `out_tensor` the tensor the fused steps end in, `fused_bias` the fused bias operand or -1, `fused_bias2`
+// a second per-column vector summed with it (map::FusedEpilogue::bias2) or -1.
 // With `k_stack3` x and the rewritten weight are stacked along their channels (k_stack.h).
 std::string subpixel_forward_lines(const graph::OpGraph& g, const map::GemmMatch& m, int out_tensor, int fused_bias,
-                                   int residual, bool bias_left, bool k_stack3, bool bf16 = false);
+                                   int fused_bias2, int residual, bool bias_left, bool k_stack3, bool bf16 = false);
 
 }  // namespace ucutlass::solution
