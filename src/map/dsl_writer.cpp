@@ -34,7 +34,8 @@ std::string step_dsl(const ChainStep& s) {
     case StepKind::scale:
     case StepKind::residual:
     case StepKind::offset:
-    case StepKind::mul_col: break;  // alpha / beta, or fusable_prefix's later steps
+    case StepKind::mul_col:
+    case StepKind::mul_aux: break;  // alpha / beta, or fusable_prefix's later steps
   }
   return "";
 }

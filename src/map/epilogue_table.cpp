@@ -148,8 +148,12 @@ std::optional<ChainStep> multiply(const OpGraph& g, const Node& n, int chain) {
     s.p0 = v;
     return s;
   }
-  if (o->tensor < 0 || !per_column(g.tensors[o->tensor], g.tensors[chain])) return std::nullopt;
-  s.kind = StepKind::mul_col;
+  if (o->tensor < 0) return std::nullopt;
+  const graph::Tensor& x = g.tensors[o->tensor];
+  const graph::Tensor& y = g.tensors[chain];
+  if (per_column(x, y)) s.kind = StepKind::mul_col;
+  else if (x.shape == y.shape && x.dtype == y.dtype) s.kind = StepKind::mul_aux;
+  else return std::nullopt;
   s.operand = o->tensor;
   return s;
 }
@@ -271,6 +275,7 @@ std::string step_text(const ChainStep& s) {
     case StepKind::residual: o << "residual"; break;
     case StepKind::offset: o << "add(" << s.p0 << ")"; break;
     case StepKind::mul_col: o << "mul(col)"; break;
+    case StepKind::mul_aux: o << "mul(aux)"; break;
     case StepKind::activation:
       o << ir::name_of(s.act);
       if (s.act == ir::Activation::leaky_relu) o << "(" << s.p0 << ")";

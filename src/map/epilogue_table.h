@@ -20,9 +20,10 @@ namespace ucutlass::map {
 //   activation an ir::Activation with its constants
 //   offset     add a constant (x + 0.5, x - 1)
 //   mul_col    multiply by a length-N vector (a per-channel scale parameter)
+//   mul_aux    multiply by a tensor of the output's shape (SwiGLU's silu(x W1) * (x W3))
 // Where a step lands in a kernel (alpha, beta and C, or an sm90a epilogue step) is fusable_prefix()'s
 // choice (gemm_match.h).
-enum class StepKind { scale, bias_col, bias_row, residual, activation, offset, mul_col };
+enum class StepKind { scale, bias_col, bias_row, residual, activation, offset, mul_col, mul_aux };
 
 struct ChainStep {
   StepKind kind = StepKind::activation;

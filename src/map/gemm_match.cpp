@@ -166,6 +166,11 @@ MatchReport match_gemms(const OpGraph& g) {
   for (int t : g.outputs) is_output[t] = true;
   std::vector<bool> taken(g.nodes.size(), false);
   int gemms = 0, convs = 0;  // kernels are named gemm0.., conv0.. in node order
+  // The node that writes each tensor (-1: an input, parameter or constant): a fused step's operand must
+  // exist when the kernel runs, at its anchor's place in the forward (the writer follows node order).
+  std::vector<int> producer(g.tensors.size(), -1);
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (int t : g.nodes[i].outputs) producer[t] = static_cast<int>(i);
 
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     const Node& n = g.nodes[i];
@@ -198,6 +203,7 @@ MatchReport match_gemms(const OpGraph& g) {
       const int next = consumers[chain][0];
       std::optional<ChainStep> s = m.conv ? match_conv_epilogue_step(g, next, chain) : match_epilogue_step(g, next, chain);
       if (!s) break;
+      if (s->operand >= 0 && producer[s->operand] >= m.anchor) break;  // written after the kernel runs
       m.chain.push_back(*s);
       taken[next] = true;
       chain = s->output;
@@ -236,6 +242,7 @@ FusedStep later_step(const ChainStep& s, std::vector<std::string>& taken) {
     case StepKind::offset: return {&s, "add(" + dsl_number(s.p0) + ")", ""};
     case StepKind::bias_col: return {&s, "add(col)", extra("add_col")};
     case StepKind::mul_col: return {&s, "mul(col)", extra("mul_col")};
+    case StepKind::mul_aux: return {&s, "mul(aux)", extra("mul_aux")};
     case StepKind::residual: return {&s, "residual", extra("residual")};
     case StepKind::bias_row:
     case StepKind::activation: break;
@@ -307,6 +314,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
         break;
       case StepKind::offset:
       case StepKind::mul_col:
+      case StepKind::mul_aux:
         break;  // an sm90a epilogue step only (below)
     }
     // What alpha, beta and C cannot hold, an sm90a kernel runs as an epilogue step of its own after
@@ -318,7 +326,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
     if (!ok && arch == ir::Arch::sm90a && !gemv && !m.conv) {
       FusedStep later = later_step(s, extras);
       if (!later.dsl.empty()) {
-        if (s.kind == StepKind::residual) f.reads_matrix_extra = true;
+        if (s.kind == StepKind::residual || s.kind == StepKind::mul_aux) f.reads_matrix_extra = true;
         f.dsl_steps.push_back(std::move(later));
         ok = true;
       }

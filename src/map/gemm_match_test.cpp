@@ -79,5 +79,30 @@ TEST(GemmMatch, Sm90aFusesTheStepsAfterAnActivationAsEpilogueStepsOfTheirOwn) {
   }
 }
 
+TEST(GemmMatch, AnEpilogueOperandMustBeWrittenBeforeTheKernelRuns) {
+  // SwiGLU: the up projection's epilogue multiplies by the gate's silu, which the kernel before it wrote.
+  graph::OpGraph g = load_fixture("level3_002_swiglu_ffn");
+  MatchReport r = match_gemms(g);
+  ASSERT_EQ(r.gemms.size(), 3u);
+  FusedEpilogue f = fusable_prefix(r.gemms[1], ir::Arch::sm90a);
+  ASSERT_EQ(f.dsl_steps.size(), 1u);
+  EXPECT_EQ(f.dsl_steps[0].dsl, "mul(aux)");
+  EXPECT_EQ(f.dsl_steps[0].extra, "mul_aux");
+  EXPECT_TRUE(f.reads_matrix_extra);
+  // With the up projection first in the forward, the gate's silu does not exist yet when it runs: its
+  // chain stops before the multiply, and the gate's kernel, after it, takes the multiply instead.
+  std::vector<graph::Node> reordered;
+  for (const graph::Node& n : g.nodes)
+    if (n.op.find("linear") != std::string::npos && reordered.empty() && &n != &g.nodes[0]) reordered.push_back(n);
+  ASSERT_EQ(reordered.size(), 1u);
+  for (const graph::Node& n : g.nodes)
+    if (n.id != reordered[0].id) reordered.push_back(n);
+  g.nodes = reordered;
+  r = match_gemms(g);
+  ASSERT_EQ(r.gemms.size(), 3u);
+  EXPECT_EQ(describe(r.gemms[0]), "gemm0 linear m=4096 n=11008 k=4096 float32 a=row b=col chain: -");
+  EXPECT_EQ(describe(r.gemms[1]), "gemm1 linear m=4096 n=11008 k=4096 float32 a=row b=col chain: silu mul(aux)");
+}
+
 }  // namespace
 }  // namespace ucutlass::map

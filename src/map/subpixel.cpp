@@ -57,7 +57,7 @@ std::optional<GemmMatch> subpixel_match(const GemmMatch& m) {
   if (r.m <= 0 || r.n <= 0 || r.k <= 0) return std::nullopt;
   r.conv = f;
   for (size_t i = 0; i < r.chain.size(); ++i)
-    if (r.chain[i].kind == StepKind::residual) {
+    if (r.chain[i].kind == StepKind::residual || r.chain[i].kind == StepKind::mul_aux) {  // tensors of y's pixel order
       r.chain.resize(i);
       break;
     }

@@ -364,7 +364,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       for (const map::FusedStep& s : fe.dsl_steps) {
         if (s.extra.empty()) continue;
         const std::string v = var(g, s.step->operand);
-        if (s.step->kind == map::StepKind::residual)
+        if (s.step->kind == map::StepKind::residual || s.step->kind == map::StepKind::mul_aux)
           call += ", " + s.extra + "=" + v + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
         else
           call += ", " + s.extra + "=" + v + ".reshape(-1)";
