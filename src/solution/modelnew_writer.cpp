@@ -1,6 +1,7 @@
 #include "solution/modelnew_writer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <set>
 #include <sstream>
@@ -94,6 +95,25 @@ bool split_problem(const std::string& source, std::string* module_code, std::str
 }
 
 std::string var(const OpGraph& g, int t) { return g.tensors[t].id; }
+
+// Whether a module path ("linear.weight", "layers.0.bias") reads as Python attributes: every part an
+// identifier and no keyword ("layers.0" is not one; get_parameter walks it).
+bool attribute_path(const std::string& name) {
+  static const std::set<std::string> keywords = {
+      "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue", "def", "del",
+      "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in", "is", "lambda",
+      "nonlocal", "not", "or", "pass", "raise", "return", "try", "while", "with", "yield", "match", "case"};
+  size_t from = 0;
+  while (from <= name.size()) {
+    const size_t end = std::min(name.find('.', from), name.size());
+    const std::string part = name.substr(from, end - from);
+    if (part.empty() || std::isdigit(static_cast<unsigned char>(part[0])) || keywords.count(part)) return false;
+    for (char c : part)
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+    from = end + 1;
+  }
+  return true;
+}
 
 std::string python_string(const std::string& s) {
   std::string out = "\"";
@@ -293,10 +313,16 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   if (!g.inputs.empty()) f << "        " << args << " = inputs\n        _device = " << var(g, g.inputs[0]) << ".device\n";
   for (int w : g.weights) {
     const graph::Tensor& t = g.tensors[w];
-    if (t.role == graph::TensorRole::weight)
-      f << "        " << var(g, w) << " = self.get_parameter(" << python_string(t.name) << ")\n";
-    else if (t.role == graph::TensorRole::buffer)
-      f << "        " << var(g, w) << " = self.get_buffer(" << python_string(t.name) << ")\n";
+    // self.linear.weight where every part of the name is an identifier: it is read on every call, and
+    // get_parameter's path walk costs ~2 us more per parameter in CPython (3.0 against 1.0 us here),
+    // host time an idle GPU waits for before the first kernel.
+    if (t.role == graph::TensorRole::weight || t.role == graph::TensorRole::buffer) {
+      if (attribute_path(t.name))
+        f << "        " << var(g, w) << " = self." << t.name << "\n";
+      else
+        f << "        " << var(g, w) << " = self." << (t.role == graph::TensorRole::weight ? "get_parameter(" : "get_buffer(")
+          << python_string(t.name) << ")\n";
+    }
     else {
       *err = "tensor " + t.id + " (" + t.name + ") is a constant lifted into the graph; the writer has no way to rebuild it";
       return "";

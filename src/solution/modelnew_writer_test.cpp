@@ -130,13 +130,22 @@ TEST(ModelNewWriter, SuiteSolutionsPassTheStaticChecker) {
   }
 }
 
+TEST(ModelNewWriter, ASequentialsWeightsAreReadByGetParameter) {
+  // "features.0.weight" is no attribute path: get_parameter walks it.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level3_006_conv_net_small", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("        t0 = self.get_parameter(\"features.0.weight\")\n"), std::string::npos) << s.modelnew;
+  EXPECT_EQ(s.modelnew.find("self.features.0"), std::string::npos);
+}
+
 TEST(ModelNewWriter, KeepsTheConstructorAndReadsWeightsByName) {
   graph::OpGraph g;
   SolutionFiles s = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, &g);
   ASSERT_EQ(s.error, "");
   EXPECT_NE(s.modelnew.find("    def __init__(self, in_features, out_features):\n"), std::string::npos);
   EXPECT_NE(s.modelnew.find("self.linear = nn.Linear(in_features, out_features)"), std::string::npos);
-  EXPECT_NE(s.modelnew.find("self.get_parameter(\"linear.weight\")"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("        t0 = self.linear.weight\n        t1 = self.linear.bias\n"), std::string::npos) << s.modelnew;
   // sm90a over operands rounded to bf16 fuses bias and relu: one call, a = x rounded per call, b = W^T
   // rounded once per version of W, nothing else left in PyTorch.
   EXPECT_NE(s.modelnew.find("t4 = _ucutlass.gemm0(a=t2.to(torch.bfloat16), b=_ucutlass_cached(self, \"gemm0.b\", t0, "
