@@ -329,6 +329,11 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
         if (s.kind == StepKind::residual || s.kind == StepKind::mul_aux) f.reads_matrix_extra = true;
         f.dsl_steps.push_back(std::move(later));
         ok = true;
+        // alpha and beta apply before every epilogue step: no later scale may fold into them (a scale
+        // after a second residual would scale acc and C but not that residual).
+        ++f.steps;
+        only_scales = only_homogeneous = false;
+        continue;
       }
     }
     if (!ok) break;

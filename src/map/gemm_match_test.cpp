@@ -79,6 +79,34 @@ TEST(GemmMatch, Sm90aFusesTheStepsAfterAnActivationAsEpilogueStepsOfTheirOwn) {
   }
 }
 
+TEST(GemmMatch, NoScaleFoldsIntoAlphaAfterAnEpilogueStep) {
+  // acc + c (C, beta 1), + a second same-shape tensor (an aux load), * 2: alpha and beta would scale acc
+  // and C but not the aux tensor, so the scale is an epilogue step of its own.
+  GemmMatch m;
+  m.m = m.n = m.k = 64;
+  ChainStep first, second, twice;
+  first.kind = second.kind = StepKind::residual;
+  first.operand = 1;
+  second.operand = 2;
+  twice.kind = StepKind::scale;
+  twice.p0 = 2;
+  m.chain = {first, second, twice};
+  const FusedEpilogue f = fusable_prefix(m, ir::Arch::sm90a);
+  EXPECT_EQ(f.steps, 3u);
+  EXPECT_EQ(f.alpha, 1);
+  EXPECT_EQ(f.beta, 1);
+  EXPECT_EQ(f.residual, 1);
+  ASSERT_EQ(f.dsl_steps.size(), 2u);
+  EXPECT_EQ(f.dsl_steps[0].dsl, "residual");
+  EXPECT_EQ(f.dsl_steps[1].dsl, "scale(2.0)");
+  // A scale before any step still folds: acc * 2 + c is alpha 2, beta 1.
+  m.chain = {twice, first};
+  const FusedEpilogue g = fusable_prefix(m, ir::Arch::sm90a);
+  EXPECT_EQ(g.alpha, 2);
+  EXPECT_EQ(g.beta, 1);
+  EXPECT_TRUE(g.dsl_steps.empty());
+}
+
 TEST(GemmMatch, AnEpilogueOperandMustBeWrittenBeforeTheKernelRuns) {
   // SwiGLU: the up projection's epilogue multiplies by the gate's silu, which the kernel before it wrote.
   graph::OpGraph g = load_fixture("level3_002_swiglu_ffn");
