@@ -106,6 +106,13 @@ def make_inputs(prob_module, seed, distribution, device):
     return out
 
 
+def _overwrite_floats(inputs, fresh):
+    """The float tensors of `inputs` take `fresh`'s contents in place (same addresses, new values)."""
+    for a, b in zip(inputs, fresh):
+        if _float_tensor(a):
+            a.copy_(b)
+
+
 def _upcast(inputs):
     return [x.to(torch.float64) if _float_tensor(x) else x for x in inputs]
 
@@ -475,47 +482,34 @@ class Evaluation:
                 self.trial_atol.append([tol.atol] * len(first[0]))
                 self.trial_native_err.append([None] * len(first[0]))
                 continue
-            inputs = make_inputs(prob, self.seed + i, DISTRIBUTIONS[i % len(DISTRIBUTIONS)], self.device)
-            ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-            native = _flatten(self.call(self.model, inputs, "reference"))
-            atols, errs, _ = self.native_atols(native, ref, tol)
-            self.release_native(native)
-            _release([r for r in ref if isinstance(r, torch.Tensor)])
+            atols, errs = self.native_atols_on(
+                make_inputs(prob, self.seed + i, DISTRIBUTIONS[i % len(DISTRIBUTIONS)], self.device), tol)
             self.trial_atol.append(atols)
             self.trial_native_err.append(errs)
-            del inputs, ref, native
         # The integrity checks run the candidate on inputs of their own and judge it by the same rule:
         # at the bare profile atol an honest kernel the trials passed through the native atol came out
         # "gamed" (2026-11-30: three of level2/017's 3xBF16 attempts, gamed:result_reuse and timed_audit).
-        self.check_atol = {"reuse": self.native_atols_on(self.reuse_contents(prob), tol),
-                           "audit": self.native_atols_on(make_inputs(prob, self.seed + 303, "problem", self.device), tol)}
-
-    def reuse_contents(self, prob):
-        """What result_reuse's second call sees: seed + 101's inputs, their float tensors overwritten with
-        seed + 202's."""
-        inputs = make_inputs(prob, self.seed + 101, "problem", self.device)
-        fresh = make_inputs(prob, self.seed + 202, "problem", self.device)
-        for a, b in zip(inputs, fresh):
-            if _float_tensor(a):
-                a.copy_(b)
-        return inputs
+        self.check_atol = {}
+        if self.ref64 is not None:
+            reuse = make_inputs(prob, self.seed + 101, "problem", self.device)
+            _overwrite_floats(reuse, make_inputs(prob, self.seed + 202, "problem", self.device))
+            self.check_atol = {"reuse": self.native_atols_on(reuse, tol)[0],
+                               "audit": self.native_atols_on(make_inputs(prob, self.seed + 303, "problem", self.device),
+                                                             tol)[0]}
 
     def native_atols_on(self, inputs, tol):
-        """The trials' atol rule (native_atols) for one check's inputs; None (the profile's) without a float64
-        reference."""
-        if self.ref64 is None:
-            return None
+        """(atols, PyTorch's max errors) per output of one run of the model on `inputs` against the float64
+        reference (native_atols): the trials' rule, and the integrity checks' on their own inputs."""
         ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
-        native = _flatten(self.call(self.model, [x.clone() if isinstance(x, torch.Tensor) else x for x in inputs],
-                                    "reference"))
-        atols, _, _ = self.native_atols(native, ref, tol)
+        native = _flatten(self.call(self.model, inputs, "reference"))
+        atols, errs, _ = self.native_atols(native, ref, tol)
         self.release_native(native)
         _release([r for r in ref if isinstance(r, torch.Tensor)])
-        return atols
+        return atols, errs
 
     def check_atols(self, name, outputs):
         """atol per output for integrity check `name` (check_atol), the profile's where there is none."""
-        atols = (getattr(self, "check_atol", None) or {}).get(name)
+        atols = getattr(self, "check_atol", {}).get(name)
         return atols if atols and len(atols) == outputs else [self.tol.atol] * outputs
 
     def native_atols(self, native, ref, tol):
@@ -641,10 +635,7 @@ class Evaluation:
         inputs = make_inputs(prob, self.seed + 101, "problem", self.device)
         first = _flatten(self.call(self.cand, inputs))
         first = [o.clone() if isinstance(o, torch.Tensor) else o for o in first]
-        fresh = make_inputs(prob, self.seed + 202, "problem", self.device)
-        for a, b in zip(inputs, fresh):
-            if _float_tensor(a):
-                a.copy_(b)
+        _overwrite_floats(inputs, make_inputs(prob, self.seed + 202, "problem", self.device))
         ref = self.reference64([x.clone() if isinstance(x, torch.Tensor) else x for x in inputs])
         second = _flatten(self.call(self.cand, inputs))
         recs = [compare(o, r, a, self.tol.rtol) for o, r, a in zip(second, ref, self.check_atols("reuse", len(ref)))]

@@ -255,6 +255,17 @@ void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& ro
     if (picks[k]) record_stored(p, *picks[k], rows[k]);
 }
 
+// `files` as the problem's written solution (modelnew.py, kernel.dsl), measured at `ms`; `built_here`
+// when an attempt of this run built it.
+void write_solution(Problem& p, const solution::SolutionFiles& files, double ms, bool built_here) {
+  write_text(p.dir / "modelnew.py", files.modelnew);
+  write_text(p.dir / "kernel.dsl", files.dsl);
+  p.written_ms = ms;
+  p.written_hash = files.hash;
+  p.written_modelnew = files.modelnew;
+  p.written_built_here = built_here;
+}
+
 // A resume's written solution: the fastest verified recorded attempt whose program today's code
 // still writes for its configs (same hash) goes to modelnew.py and kernel.dsl, not the ranking's
 // first pick. A faster recorded attempt whose program today's code writes differently (the emitted
@@ -272,11 +283,7 @@ bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows,
         solution::make_solution(p.source, p.graph, p.matches.gemms, configs_of(p, *picks[k]), cutlass_dir);
     if (!sf.error.empty()) continue;
     if (sf.hash == r.hash) {
-      write_text(p.dir / "modelnew.py", sf.modelnew);
-      write_text(p.dir / "kernel.dsl", sf.dsl);
-      p.written_ms = r.time_ms;
-      p.written_hash = sf.hash;
-      p.written_modelnew = sf.modelnew;
+      write_solution(p, sf, r.time_ms, false);
       break;
     }
     if (!p.remeasure) p.remeasure = picks[k];
@@ -319,17 +326,8 @@ std::string remeasure_plan_text(const nlohmann::json& remeasures, double window_
 
 // A re-measurement's row: the verdict, and the candidate's time where it passed.
 store::ConfirmationRow confirmation_row(const std::string& problem, const std::string& hash, double window_ms, const BatchEvalResult& done) {
-  store::ConfirmationRow c;
-  c.problem = problem;
-  c.hash = hash;
-  c.verdict = done.result.value("verdict", "harness_error");
-  const nlohmann::json timing = done.result.value("timing", nlohmann::json::object());
-  if (c.verdict == "ok" && timing.is_object() && timing.contains("candidate") && timing["candidate"].is_object())
-    c.time_ms = timing["candidate"].value("median_ms", 0.0);
-  c.timing_min_ms = window_ms;
-  c.result_json = done.result.dump();
-  c.wall_s = done.wall_s;
-  return c;
+  const store::AttemptRow r = attempt_row(AttemptMeta{problem, hash, "", ""}, done.result, done.wall_s);
+  return {0, problem, hash, r.verdict, r.verdict == "ok" ? r.time_ms : 0.0, window_ms, r.result_json, r.wall_s};
 }
 
 std::string report_text(const Problem& p, const solution::SolutionFiles& s) {
@@ -847,14 +845,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         else
           std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")"
                     << (q.recovered.is_null() ? "" : ", evaluated before a kill, recorded now") << "; " << eta() << "\n";
-        if (correct && (!p.written_ms || row.time_ms < *p.written_ms)) {
-          write_text(p.dir / "modelnew.py", q.files.modelnew);
-          write_text(p.dir / "kernel.dsl", q.files.dsl);
-          p.written_ms = row.time_ms;
-          p.written_hash = q.files.hash;
-          p.written_modelnew = q.files.modelnew;
-          p.written_built_here = true;
-        }
+        if (correct && (!p.written_ms || row.time_ms < *p.written_ms)) write_solution(p, q.files, row.time_ms, true);
       }
       for (size_t j = 0; j < remeasures.size(); ++j) {
         const Remeasure& m = remeasures[j];

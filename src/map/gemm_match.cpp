@@ -215,9 +215,11 @@ MatchReport match_gemms(const OpGraph& g) {
   return report;
 }
 
-MatchReport match_gemms_or_attention(OpGraph& g) {
+MatchReport match_gemms_or_attention(OpGraph& g, bool* spelled_out) {
   MatchReport r = match_gemms(g);
-  if (r.gemms.empty() && graph::decompose_attention(g) > 0) r = match_gemms(g);
+  const bool decomposed = r.gemms.empty() && graph::decompose_attention(g) > 0;
+  if (decomposed) r = match_gemms(g);
+  if (spelled_out) *spelled_out = decomposed;
   return r;
 }
 

@@ -149,7 +149,8 @@ MatchReport match_gemms(const graph::OpGraph& g);
 // (graph/decompose_attention.h, which rewrites `g`). Only then: a problem with other GEMMs keeps
 // PyTorch's fused attention, whose measured speed (level3/005 ran 3.03x under kernelbench-v0.1 with it)
 // the spelled-out form, which stores Q K^T, has not yet been measured against.
-MatchReport match_gemms_or_attention(graph::OpGraph& g);
+// `spelled_out` (if given) says whether the attention was spelled out.
+MatchReport match_gemms_or_attention(graph::OpGraph& g, bool* spelled_out = nullptr);
 
 // The element type of a graph dtype in the DSL, when the DSL has it.
 std::optional<ir::DType> dsl_dtype(graph::DType d);

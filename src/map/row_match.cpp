@@ -3,7 +3,6 @@
 #include <set>
 
 #include "graph/collapse_gemm_sum.h"
-#include "graph/decompose_attention.h"
 #include "graph/node_args.h"
 #include "map/attention_match.h"
 
@@ -148,9 +147,8 @@ MatchReport match_problem(OpGraph& g, bool fused_attention) {
   MatchReport attention = fused_attention ? match_attention(g) : MatchReport{};
   attention.collapsed_sums = collapsed;
   if (attention.gemms.empty()) {
-    MatchReport r = match_gemms(g);
-    const bool spelled_out = r.gemms.empty() && graph::decompose_attention(g) > 0;  // match_gemms_or_attention
-    if (spelled_out) r = match_gemms(g);
+    bool spelled_out = false;
+    MatchReport r = match_gemms_or_attention(g, &spelled_out);
     if (r.gemms.empty()) {
       r = match_rows(g);
     } else if (!spelled_out) {
@@ -158,11 +156,8 @@ MatchReport match_problem(OpGraph& g, bool fused_attention) {
       // (level2/011's logsumexp, 013's and 021's group norms had run as PyTorch's 2-3 kernels each). Not
       // in a spelled-out attention, whose softmax between the two GEMMs is measured as PyTorch's against
       // the fused attention kernel.
-      MatchReport rows = match_rows(g);
-      for (GemmMatch& m : rows.gemms) {
-        m.name = "row" + std::to_string(&m - rows.gemms.data());
-        r.gemms.push_back(std::move(m));
-      }
+      MatchReport rows = match_rows(g);  // named row0, row1, ...: no GEMM or conv name clashes
+      for (GemmMatch& m : rows.gemms) r.gemms.push_back(std::move(m));
     }
     r.collapsed_sums = collapsed;
     return r;

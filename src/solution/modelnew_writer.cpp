@@ -383,17 +383,18 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       }
       std::string call = "_ucutlass." + m.name + "(a=" + a_expr + ", b=" + b_expr;
       const bool flat = g.tensors[m.output].shape.size() != (m.batch > 1 ? 3u : 2u);
-      if (fe.residual >= 0)
-        call += ", c=" + var(g, fe.residual) + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
+      // A tensor of the output's shape (C, an aux operand) as the kernel's [M, N] or [batch, M, N].
+      auto as_d = [&](int t) {
+        return var(g, t) + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") +
+               ".contiguous()";
+      };
+      if (fe.residual >= 0) call += ", c=" + as_d(fe.residual);
       if (fe.bias >= 0) call += ", bias=" + bias_argument(g, fe.bias, fe.bias2);
       // The later epilogue steps' operands, by the names the host entry gives them (map::FusedStep).
       for (const map::FusedStep& s : fe.dsl_steps) {
         if (s.extra.empty()) continue;
-        const std::string v = var(g, s.step->operand);
-        if (s.step->kind == map::StepKind::residual || s.step->kind == map::StepKind::mul_aux)
-          call += ", " + s.extra + "=" + v + (flat ? (m.batch > 1 ? ".reshape(-1, " + std::to_string(m.m) + ", " : ".reshape(-1, ") + std::to_string(m.n) + ")" : "") + ".contiguous()";
-        else
-          call += ", " + s.extra + "=" + v + ".reshape(-1)";
+        const bool matrix = s.step->kind == map::StepKind::residual || s.step->kind == map::StepKind::mul_aux;
+        call += ", " + s.extra + "=" + (matrix ? as_d(s.step->operand) : var(g, s.step->operand) + ".reshape(-1)");
       }
       call += ")";
       if (flat) call += ".reshape(" + shape_list(g.tensors[out_tensor].shape) + ")";
