@@ -196,14 +196,11 @@ std::optional<ChainStep> add(const OpGraph& g, const Node& n, int chain) {
   const graph::Tensor& y = g.tensors[chain];
   const graph::Tensor& x = g.tensors[o->tensor];
   if (y.shape.size() < 2 || x.dtype != y.dtype) return std::nullopt;
-  const int64_t cols = y.shape.back();
   ChainStep s;
   s.operand = o->tensor;
-  bool leading_ones = true;
-  for (size_t i = 0; i + 1 < x.shape.size(); ++i) leading_ones = leading_ones && x.shape[i] == 1;
   if (x.shape == y.shape) {
     s.kind = StepKind::residual;
-  } else if (!x.shape.empty() && x.shape.back() == cols && leading_ones && x.shape.size() <= y.shape.size()) {
+  } else if (per_column(x, y)) {
     s.kind = StepKind::bias_col;
   } else if (y.shape.size() == 2 && x.shape == std::vector<int64_t>{y.shape[0], 1}) {
     s.kind = StepKind::bias_row;
