@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from . import kernelbench, problem, results, static_check, tolerance, worker
+from . import cpu_split, kernelbench, problem, results, static_check, tolerance, worker
 
 USAGE_ERROR = 2
 
@@ -187,14 +187,14 @@ def _default_ext_cache(args, out_dir):
         args.ext_cache = os.path.join(out_dir, "torch_extensions")
 
 
-def _prebuild(args, solutions, out_dir, jobs, on_done=None):
+def _prebuild(args, solutions, out_dir, jobs, on_done=None, cpus=None):
     from . import prebuild
     t0 = time.monotonic()
     # Its own limit: a build may take longer than an evaluation is allowed (the first GPU run gave
     # --timeout 30 to a batch whose builds take ~60 s, and the builds were killed unfinished).
     built = prebuild.prebuild_all(solutions, jobs, args.ext_cache, args.prebuild_timeout,
                                   log=lambda m: print(m, file=sys.stderr, flush=True), on_done=on_done,
-                                  deadline=getattr(args, "deadline", None))
+                                  deadline=getattr(args, "deadline", None), cpus=cpus)
     print(f"prebuild: {len(built)} solution(s), {jobs} at a time, {time.monotonic() - t0:.1f} s", file=sys.stderr)
 
 
@@ -237,8 +237,10 @@ def run_pairs(pairs, args, out_dir, label_of=None):
 
     With --overlap-builds, a pair is evaluated as soon as its solution's extension is built while the
     others still build, instead of after all of them: the GPUs stop idling through the builds. The
-    builds then leave two cores per device to the evaluations, and each record says how many builds
-    were still running when its evaluation started (host load can only add to a measured time).
+    builds then leave two cores per device to the evaluations: the machine's CPUs are split
+    (cpu_split.py), the evaluation workers pinned to theirs and the builds, compilers included, to the
+    rest. Each record says how many builds were still running when its evaluation started and, in
+    "cpu_split", which CPUs each side had (null: too few CPUs to split, everything shared them).
     """
     os.makedirs(out_dir, exist_ok=True)
     devices = eval_devices(args)
@@ -248,6 +250,10 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     if jobs:
         _default_ext_cache(args, out_dir)
     env = _worker_env(args)
+    cpus = cpu_split.split(len(devices)) if overlap else None
+    if cpus:
+        env[cpu_split.ENV] = cpu_split.format_list(cpus[0])
+    split_record = {"eval": cpu_split.format_list(cpus[0]), "builds": cpu_split.format_list(cpus[1])} if cpus else None
     if jobs and not overlap:
         _prebuild(args, solutions, out_dir, jobs)
     records = [None] * len(pairs)
@@ -281,6 +287,7 @@ def run_pairs(pairs, args, out_dir, label_of=None):
             result = worker.run_task(task, args.timeout, env)
         if overlap:
             result["concurrent_builds"] = builds_running
+            result["cpu_split"] = split_record
         with open(os.path.join(out_dir, name), "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)
         rec = {"problem": prob, "solution": sol, "result_file": name, "verdict": result.get("verdict"),
@@ -315,7 +322,8 @@ def run_pairs(pairs, args, out_dir, label_of=None):
                         building[0] -= 1
                     for i in by_solution.get(path, []):
                         ready.put(i)
-                _prebuild(args, solutions, out_dir, max(1, jobs - 2 * len(devices)), on_done=built)
+                _prebuild(args, solutions, out_dir, max(1, jobs - 2 * len(devices)), on_done=built,
+                          cpus=cpus[1] if cpus else None)
             else:
                 for i in range(len(pairs)):
                     ready.put(i)

@@ -21,13 +21,15 @@ import subprocess
 import sys
 import time
 
-from . import lifeline
+from . import cpu_split, lifeline
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _import_one(path, ext_cache, timeout_s):
+def _import_one(path, ext_cache, timeout_s, cpus=None):
     env = lifeline.child_env(dict(os.environ, TORCH_EXTENSIONS_DIR=os.path.abspath(ext_cache)))
+    if cpus:
+        env[cpu_split.ENV] = cpu_split.format_list(cpus)
     env["PYTHONPATH"] = PACKAGE_PARENT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     start = time.monotonic()
     proc = subprocess.Popen([sys.executable, "-m", "ucutlass_harness.prebuild", path], stdout=subprocess.DEVNULL,
@@ -73,12 +75,13 @@ def clear_stale_locks(ext_cache, timeout_s):
     return cleared
 
 
-def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=None, deadline=None):
+def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=None, deadline=None, cpus=None):
     """Import every distinct solution file once, `jobs` at a time; {path: {status, wall_s, ...}}.
 
     `on_done(path, info)` is called as each import ends (in completion order), so a caller can start
     evaluating a solution while the others still build. A build not started by `deadline` (time.time())
-    is not started at all (status "not_started"): its evaluation could not start either.
+    is not started at all (status "not_started"): its evaluation could not start either. With `cpus`,
+    each build and the compilers it starts run on those CPUs alone (cpu_split.py).
     """
     os.makedirs(ext_cache, exist_ok=True)
     clear_stale_locks(ext_cache, timeout_s)
@@ -88,7 +91,7 @@ def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=
     def build(path):
         if deadline is not None and time.time() > deadline:
             return {"status": "not_started", "wall_s": 0.0}
-        return _import_one(path, ext_cache, timeout_s)
+        return _import_one(path, ext_cache, timeout_s, cpus)
 
     with cf.ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {pool.submit(build, s): s for s in unique}
@@ -106,6 +109,7 @@ def _main(argv):
     if len(argv) != 1:
         print("usage: python3 -m ucutlass_harness.prebuild SOLUTION", file=sys.stderr)
         return 2
+    cpu_split.confine_from_env()  # before the compilers start: they inherit it
     from . import problem
     # Dies with the harness that started it, taking its compilers along (lifeline.py).
     signal.signal(signal.SIGTERM, lifeline.terminate_group_and_exit)

@@ -28,7 +28,7 @@ import tempfile
 import time
 import traceback
 
-from . import forkserver, lifeline
+from . import cpu_split, forkserver, lifeline
 
 PACKAGE_PARENT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TAIL_CHARS = 4000
@@ -200,7 +200,8 @@ def _probe(task):
             "pid": os.getpid(), "sid": os.getsid(0), "pgid": os.getpgid(0), "cwd": os.getcwd(),
             "python_threads": threading.active_count(), "cuda_initialized": torch.cuda.is_initialized(),
             "frozen_at_start": frozen_at_start, "sys_path": list(sys.path), "argv": list(sys.argv),
-            "env": {k: os.environ.get(k) for k in task.get("env_keys", [])}}
+            "env": {k: os.environ.get(k) for k in task.get("env_keys", [])},
+            "cpus": sorted(os.sched_getaffinity(0))}
     print("probe stdout")
     print("probe stderr", file=sys.stderr)
     if task.get("inductor"):
@@ -220,6 +221,7 @@ def worker_main(task_path, result_path, progress_path=None):
     # is the fork server's child and outlives it on purpose; the server kills it when its client,
     # the harness, disconnects.
     lifeline.arm_from_env()
+    cpu_split.confine_from_env()  # the evaluation cores, when builds run beside it (cpu_split.py)
     progress = Progress(progress_path)
     task = _read_json(task_path) or {}
     progress.phase("startup")

@@ -135,3 +135,32 @@ def test_a_pairs_own_timing_window_wins_over_the_flag(tmp_path, monkeypatch):
     assert seen == {"attempt.py": 300, "confirm.py": 1000}
     pairs.write_text(json.dumps([{"problem": str(prob), "solution": str(tmp_path / "confirm.py"), "timing_min_ms": -5}]))
     assert cli.main(["batch", str(pairs), "--out-dir", str(tmp_path / "o2"), "--prebuild-jobs", "0"]) == 2
+
+
+def test_overlapped_evaluations_and_builds_each_keep_their_cpus(tmp_path, monkeypatch):
+    """--overlap-builds splits the CPUs (cpu_split.py): the workers get one side, the builds the other."""
+    from ucutlass_harness import cpu_split
+    import os
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        pytest.skip("needs two CPUs")
+    evals, builds = {cpus[-1]}, {cpus[0]}
+    monkeypatch.setattr(cpu_split, "split", lambda devices: (evals, builds))
+    prob = tmp_path / "p.py"
+    prob.write_text("x = 1\n")
+    mark = tmp_path / "build_cpus"
+    sol = tmp_path / "s.py"
+    sol.write_text(f"import os\nopen({str(mark)!r}, 'w').write(repr(sorted(os.sched_getaffinity(0))))\n")
+    other = tmp_path / "t.py"  # a batch of one builds nothing up front
+    other.write_text("x = 1\n")
+    pairs = tmp_path / "pairs.txt"
+    pairs.write_text(f"{prob} {sol}\n{prob} {other}\n")
+    envs = []
+    monkeypatch.setattr(worker, "run_task", lambda task, t, env: envs.append(dict(env)) or {"verdict": "ok"})
+    out = tmp_path / "out"
+    assert cli.main(["batch", str(pairs), "--out-dir", str(out), "--prebuild-jobs", "4", "--overlap-builds",
+                     "--ext-cache", str(tmp_path / "ext")]) == 0
+    assert mark.read_text() == repr(sorted(builds))
+    assert envs[0][cpu_split.ENV] == str(cpus[-1])
+    result = json.loads((out / "000_s.json").read_text())
+    assert result["cpu_split"] == {"eval": str(cpus[-1]), "builds": str(cpus[0])}
