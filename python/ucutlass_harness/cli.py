@@ -80,6 +80,10 @@ def _add_eval_options(p):
     p.add_argument("--overlap-builds", action="store_true",
                    help="batch/adversarial: evaluate each solution as soon as its build ends, beside the other "
                         "builds (GPU busy during builds; two cores per GPU kept free of builds)")
+    p.add_argument("--cpu-split", action="store_true",
+                   help="with --overlap-builds: pin the evaluation workers to two whole cores per GPU and the "
+                        "builds to the rest (cpu_split.py; off by default: bench/host_isolation.py measured no "
+                        "gain in geomean on the H200 host)")
 
 
 def _eval_task(args, prob, sol, overrides=None):
@@ -237,10 +241,10 @@ def run_pairs(pairs, args, out_dir, label_of=None):
 
     With --overlap-builds, a pair is evaluated as soon as its solution's extension is built while the
     others still build, instead of after all of them: the GPUs stop idling through the builds. The
-    builds then leave two cores per device to the evaluations: the machine's CPUs are split
-    (cpu_split.py), the evaluation workers pinned to theirs and the builds, compilers included, to the
-    rest. Each record says how many builds were still running when its evaluation started and, in
-    "cpu_split", which CPUs each side had (null: too few CPUs to split, everything shared them).
+    builds then leave two cores per device to the evaluations; with --cpu-split the machine's CPUs are
+    split (cpu_split.py), the evaluation workers pinned to theirs and the builds, compilers included, to
+    the rest. Each record says how many builds were still running when its evaluation started and, in
+    "cpu_split", which CPUs each side had (null: no split, everything shared them).
     """
     os.makedirs(out_dir, exist_ok=True)
     devices = eval_devices(args)
@@ -250,7 +254,7 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     if jobs:
         _default_ext_cache(args, out_dir)
     env = _worker_env(args)
-    cpus = cpu_split.split(len(devices)) if overlap else None
+    cpus = cpu_split.split(len(devices)) if overlap and getattr(args, "cpu_split", False) else None
     if cpus:
         env[cpu_split.ENV] = cpu_split.format_list(cpus[0])
     split_record = {"eval": cpu_split.format_list(cpus[0]), "builds": cpu_split.format_list(cpus[1])} if cpus else None

@@ -15,6 +15,12 @@ would be left to the builds: then everything shares, as before, and the record s
 
 A process confines itself (`confine_from_env`) when UCUTLASS_CPUS names its cores; the parent sets the
 variable for the workers and the build processes it starts.
+
+Measured (bench/host_isolation.py, H200 host, 10 written solutions, one nvcc compile per CPU as the load,
+2026-12-01): the split brought back the idle machine's time for the two GEMM programs whose re-measures had
+shown the slowdown (level2/016 0.224 ms split, 0.296 shared, 0.240 idle; level2/002 0.246, 0.329, 0.245)
+but not overall (geomean time over idle: shared 1.041, split 1.077; level1/026 0.352 split against 0.168
+shared). So it is opt-in (batch --cpu-split) until a run with more rounds says more.
 """
 
 import os

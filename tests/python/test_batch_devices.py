@@ -138,7 +138,8 @@ def test_a_pairs_own_timing_window_wins_over_the_flag(tmp_path, monkeypatch):
 
 
 def test_overlapped_evaluations_and_builds_each_keep_their_cpus(tmp_path, monkeypatch):
-    """--overlap-builds splits the CPUs (cpu_split.py): the workers get one side, the builds the other."""
+    """--overlap-builds --cpu-split splits the CPUs (cpu_split.py): the workers get one side, the builds the
+    other; without --cpu-split nothing is pinned."""
     from ucutlass_harness import cpu_split
     import os
     cpus = sorted(os.sched_getaffinity(0))
@@ -159,8 +160,16 @@ def test_overlapped_evaluations_and_builds_each_keep_their_cpus(tmp_path, monkey
     monkeypatch.setattr(worker, "run_task", lambda task, t, env: envs.append(dict(env)) or {"verdict": "ok"})
     out = tmp_path / "out"
     assert cli.main(["batch", str(pairs), "--out-dir", str(out), "--prebuild-jobs", "4", "--overlap-builds",
-                     "--ext-cache", str(tmp_path / "ext")]) == 0
+                     "--cpu-split", "--ext-cache", str(tmp_path / "ext")]) == 0
     assert mark.read_text() == repr(sorted(builds))
     assert envs[0][cpu_split.ENV] == str(cpus[-1])
     result = json.loads((out / "000_s.json").read_text())
     assert result["cpu_split"] == {"eval": str(cpus[-1]), "builds": str(cpus[0])}
+    mark.unlink()
+    envs.clear()
+    out2 = tmp_path / "out2"
+    assert cli.main(["batch", str(pairs), "--out-dir", str(out2), "--prebuild-jobs", "4", "--overlap-builds",
+                     "--ext-cache", str(tmp_path / "ext2")]) == 0
+    assert mark.read_text() == repr(sorted(os.sched_getaffinity(0)))
+    assert cpu_split.ENV not in envs[0]
+    assert json.loads((out2 / "000_s.json").read_text())["cpu_split"] is None
