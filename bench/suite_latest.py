@@ -22,8 +22,9 @@ passed through rtol).
 
 A store's own re-measurements (`ucutlass optimize` evaluates each written solution again in the harness's
 window and records it beside the attempts, the store's confirmations table) of a problem's fastest attempt
-put its re-measured speedup (store eager over the re-measured time; 1x if it failed there) in the
-re-measured figure.
+put its re-measured speedup (store eager over the re-measured time) in the re-measured figure. A program
+that failed its re-measurement is no solution in either figure: the problem's best is its fastest other
+verified attempt (what optimize then writes), as in the store's own suite line.
 
 --verify takes bench/verify_written.py results (given in order, the last one covering a problem speaks for
 it): a problem they re-measured takes the re-measured speedup (the written solution, eager timed beside it)
@@ -53,37 +54,53 @@ def read_store(path, profile_atol=None):
     """{problem: {eager_ms, best_ms or None, attempts}} for the problems the store attempted, the store's
     campaign table (its settings) and the names of every problem it holds."""
     db = sqlite3.connect(f"file:{path}?immutable=1", uri=True)
+    failed = failed_remeasures(db)
     rows = db.execute(
-        "select p.name, p.eager_ms, min(case when a.verdict = 'ok' then a.time_ms end), count(a.id) "
-        "from problems p join attempts a on a.problem = p.name group by p.name").fetchall()
-    if profile_atol is not None:
-        best = {}
-        for name, ms, result in db.execute("select problem, time_ms, result_json from attempts where verdict = 'ok'"):
-            if within_profile_atol(result, profile_atol) and (name not in best or ms < best[name]):
-                best[name] = ms
-        rows = [(r[0], r[1], best.get(r[0]), r[3]) for r in rows]
+        "select p.name, p.eager_ms, count(a.id) from problems p join attempts a on a.problem = p.name "
+        "group by p.name").fetchall()
+    best = {}
+    for name, h, ms, result in db.execute("select problem, hash, time_ms, result_json from attempts where verdict = 'ok'"):
+        if (name, h) in failed:
+            continue  # its program failed when evaluated again: not a solution (optimize writes the next one)
+        if profile_atol is not None and not within_profile_atol(result, profile_atol):
+            continue
+        if name not in best or ms < best[name]:
+            best[name] = ms
+    rows = [(r[0], r[1], best.get(r[0]), r[2]) for r in rows]
     campaign = dict(db.execute("select key, value from campaign").fetchall())
     names = [r[0] for r in db.execute("select name from problems")]
     again = read_remeasurements(db)
     db.close()
     out = {r[0]: {"eager_ms": r[1], "best_ms": r[2], "attempts": r[3]} for r in rows}
     for name, figures in out.items():
-        if name in again and figures["best_ms"] is not None and again[name]["best_ms"] == figures["best_ms"]:
-            figures["remeasured_in_store"] = {"verdict": again[name]["verdict"], "time_ms": again[name]["time_ms"]}
+        own = again.get(name, {}).get(figures["best_ms"])
+        if own:
+            figures["remeasured_in_store"] = {"verdict": own["verdict"], "time_ms": own["time_ms"]}
     return out, campaign, names
 
 
+def failed_remeasures(db):
+    """{(problem, hash)} of the programs whose re-measurement as the written solution failed."""
+    try:
+        return set(db.execute("select problem, hash from confirmations where verdict != 'ok'").fetchall())
+    except sqlite3.OperationalError:  # a store from before re-measurements
+        return set()
+
+
 def read_remeasurements(db):
-    """{problem: {best_ms, verdict, time_ms}}: the re-measurement of each problem's fastest verified attempt's
-    program, where the store has one (a store from before re-measurements has none)."""
+    """{problem: {best_ms, verdict, time_ms}}: the re-measurement of each verified attempt's program, keyed
+    by the attempt's time (read_store takes the one of the problem's best), where the store has one (a store
+    from before re-measurements has none)."""
     try:
         rows = db.execute(
             "select a.problem, a.time_ms, c.verdict, c.time_ms from attempts a join confirmations c "
-            "on c.problem = a.problem and c.hash = a.hash where a.verdict = 'ok' and a.time_ms = "
-            "(select min(b.time_ms) from attempts b where b.problem = a.problem and b.verdict = 'ok')").fetchall()
+            "on c.problem = a.problem and c.hash = a.hash where a.verdict = 'ok'").fetchall()
     except sqlite3.OperationalError:
         return {}
-    return {r[0]: {"best_ms": r[1], "verdict": r[2], "time_ms": r[3]} for r in rows}
+    out = {}
+    for problem, best_ms, verdict, ms in rows:
+        out.setdefault(problem, {})[best_ms] = {"best_ms": best_ms, "verdict": verdict, "time_ms": ms}
+    return out
 
 
 def read_verify(paths):

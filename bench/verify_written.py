@@ -38,9 +38,13 @@ def campaign_rows(opt_dir):
     """(problem rows, fastest verified attempt per problem) of a campaign folder's store."""
     con = sqlite3.connect(f"file:{opt_dir / 'campaign.sqlite'}?mode=ro", uri=True)
     problems = con.execute("SELECT name, file, sol_ms, eager_ms FROM problems ORDER BY name").fetchall()
+    try:  # programs that failed their re-measurement are not written (a store from before has none)
+        failed = set(con.execute("SELECT problem, hash FROM confirmations WHERE verdict != 'ok'").fetchall())
+    except sqlite3.OperationalError:
+        failed = set()
     best = {}
     for name, h, ms in con.execute("SELECT problem, hash, time_ms FROM attempts WHERE verdict = 'ok' AND time_ms > 0"):
-        if name not in best or ms < best[name][1]:
+        if (name, h) not in failed and (name not in best or ms < best[name][1]):
             best[name] = (h, ms)
     con.close()
     return problems, best

@@ -253,6 +253,33 @@ TEST(Cli, AResumeReMeasuresItsWrittenSolutionOnceBesideTheRound) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, AResumeDoesNotWriteAProgramThatFailedItsReMeasurement) {
+  // The pinned store's level1/016 best (044e03f3cd06f788, 0.30 ms) failed when evaluated again: the
+  // resume writes the next fastest verified program instead, and re-measures that one.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_failed_remeasure_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/stores/kbsuite-b-2026-11-30-call4.sqlite", dir / "c.sqlite");
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::ConfirmationRow c{0, "level1_016_gemv", "044e03f3cd06f788", "incorrect", 0, 1000, "{}", 4};
+    ASSERT_TRUE(st->record_confirmation(c)) << st->last_error();
+  }
+  ProcessResult r = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
+                              "-o", (dir / "o").string(), "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string written = read(dir / "o" / "level1_016_gemv" / "modelnew.py");
+  ASSERT_FALSE(written.empty());
+  EXPECT_EQ(written.find("044e03f3cd06f788"), std::string::npos) << written.substr(0, 200);
+  const nlohmann::json due = nlohmann::json::parse(r.out, nullptr, false)["plan_remeasures"];
+  ASSERT_EQ(due.size(), 1u) << r.out;
+  EXPECT_NE(due[0].value("hash", ""), "044e03f3cd06f788");
+  EXPECT_NE(written.find("program " + due[0].value("hash", "")), std::string::npos) << written.substr(0, 200);
+  EXPECT_GT(due[0].value("attempt_ms", 0.0), 0.300816);  // the next fastest, slower than the failed one
+  fs::remove_all(dir);
+}
+
 TEST(Cli, ADegenerateProblemIsScheduledOnTheBoundOfWhatTheOptimizerWrites) {
   // level2/015 (y - y: zero whatever the GEMM) has a reduced-problem floor far below any GEMM; the
   // optimizer writes the whole GEMM, so its scheduler bound is the fused one. On the pinned store its

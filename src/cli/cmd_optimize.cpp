@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -266,19 +267,29 @@ void write_solution(Problem& p, const solution::SolutionFiles& files, double ms,
   p.written_built_here = built_here;
 }
 
+// The programs of `problem` whose re-measurement as the written solution failed (sched/remeasure_queue.h):
+// an attempt that passed once and then failed the harness is no solution to write.
+std::set<std::string> failed_remeasures(const store::RunStore& store, const std::string& problem) {
+  std::set<std::string> out;
+  for (const store::ConfirmationRow& c : store.confirmations(problem))
+    if (c.verdict != "ok") out.insert(c.hash);
+  return out;
+}
+
 // A resume's written solution: the fastest verified recorded attempt whose program today's code
 // still writes for its configs (same hash) goes to modelnew.py and kernel.dsl, not the ranking's
-// first pick. A faster recorded attempt whose program today's code writes differently (the emitted
-// code changed since) is no measurement of what would be written: the fastest such pick is measured
-// again first (p.remeasure). Returns whether there is one.
+// first pick; a program in `failed` (its re-measurement failed) is passed over. A faster recorded
+// attempt whose program today's code writes differently (the emitted code changed since) is no
+// measurement of what would be written: the fastest such pick is measured again first (p.remeasure).
+// Returns whether there is one.
 bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks,
-                         const std::string& cutlass_dir) {
+                         const std::string& cutlass_dir, const std::set<std::string>& failed) {
   std::vector<size_t> order(rows.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a].time_ms < rows[b].time_ms; });
   for (size_t k : order) {
     const store::AttemptRow& r = rows[k];
-    if (r.verdict != "ok" || r.time_ms <= 0 || !picks[k]) continue;
+    if (r.verdict != "ok" || r.time_ms <= 0 || !picks[k] || failed.count(r.hash)) continue;
     const solution::SolutionFiles sf =
         solution::make_solution(p.source, p.graph, p.matches.gemms, configs_of(p, *picks[k]), cutlass_dir);
     if (!sf.error.empty()) continue;
@@ -289,6 +300,29 @@ bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows,
     if (!p.remeasure) p.remeasure = picks[k];
   }
   return p.remeasure.has_value();
+}
+
+// A written solution whose re-measurement failed is taken back: the next fastest verified program that
+// has not failed one is written instead (and re-measured in turn, sched/remeasure_queue.h), or, where
+// none is left, modelnew.py and kernel.dsl are removed: a solution the harness failed is never left
+// written. Returns what was done, for the log.
+std::string demote_written(Problem& p, const store::RunStore& store, const std::string& cutlass_dir) {
+  std::error_code ec;
+  fs::remove(p.dir / "modelnew.py", ec);
+  fs::remove(p.dir / "kernel.dsl", ec);
+  p.written_ms.reset();
+  p.written_hash.clear();
+  p.written_modelnew.clear();
+  p.written_built_here = false;
+  const std::vector<store::AttemptRow> rows = store.attempts(p.name);
+  adopt_recorded_best(p, rows, recorded_picks(p, rows), cutlass_dir, failed_remeasures(store, p.name));
+  if (!p.written_hash.empty()) {
+    std::ostringstream o;
+    o << "written now: program " << p.written_hash << " (" << *p.written_ms << " ms as an attempt), re-measured in turn";
+    return o.str();
+  }
+  if (p.remeasure) return "no verified program left to write as it is; the fastest the code now writes differently is measured again first";
+  return "no other verified program: modelnew.py and kernel.dsl removed";
 }
 
 // --plan's text: each picked problem with its expected gain, best and expected times, then its configs.
@@ -567,7 +601,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (problems[i].skipped.empty()) {
         const std::vector<RecordedPick> picks = recorded_picks(problems[i], recorded);
         fold_recorded_attempts(problems[i], recorded, picks);
-        states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir);
+        states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir, failed_remeasures(*store, problems[i].name));
         if (states[i].stale_best) ++stale_bests;
       }
     }
@@ -860,6 +894,12 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (!live)
           std::cerr << problems[m.problem].name << " re-measured (program " << m.hash << ", " << a.remeasure_ms << " ms window): "
                     << c.verdict << " " << c.time_ms << " ms; " << m.attempt_ms << " ms as an attempt\n";
+        if (c.verdict != "ok" && problems[m.problem].written_hash == m.hash) {
+          Problem& p = problems[m.problem];
+          const std::string note = demote_written(p, *store, tc.cutlass_dir);
+          states[m.problem].stale_best = p.remeasure.has_value();
+          std::cerr << p.name << ": program " << m.hash << " failed its re-measurement (" << c.verdict << "); " << note << "\n";
+        }
       }
       if (deadline_hit) {
         skipped_steps.push_back("further attempts: --wall-budget spent (the last round's unstarted ones are left for a resume)");

@@ -81,5 +81,27 @@ TEST(StoreOutcomes, AReMeasurementCountsOnlyForTheBestAttemptsProgram) {
   std::filesystem::remove(path);
 }
 
+TEST(StoreOutcomes, AProgramThatFailedItsReMeasurementIsNotTheBest) {
+  std::string path;
+  auto s = fresh_store("failed_", &path);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
+  for (auto [hash, ms] : {std::pair{"slow", 1.5}, {"fast", 1.0}}) {
+    store::AttemptRow r;
+    r.problem = "a";
+    r.hash = hash;
+    r.verdict = "ok";
+    r.time_ms = ms;
+    ASSERT_TRUE(s->record_attempt(r));
+  }
+  store::ConfirmationRow failed{0, "a", "fast", "incorrect", 0, 1000, "{}", 1};
+  ASSERT_TRUE(s->record_confirmation(failed));
+  const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
+  ASSERT_EQ(o.size(), 1u);
+  EXPECT_EQ(o[0].attempts, (std::vector<std::optional<double>>{1.5, std::nullopt}));
+  EXPECT_FALSE(o[0].remeasured.has_value());  // the best is now "slow", never re-measured
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace ucutlass::report

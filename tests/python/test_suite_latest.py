@@ -94,17 +94,22 @@ def test_verify_runs_replace_the_stores_speedups_with_re_measured_ones(tmp_path)
 
 
 def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp_path):
-    # a: best 1.0 ms (program fast), re-measured 1.25 ms -> 3.2x instead of 4x; b: best re-measured and failed
-    # -> 1x; c: only an older program re-measured (not its best) -> stays 2x from the store.
-    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 3.0, "c": 2.0},
+    # a: best 1.0 ms (program fast), re-measured 1.25 ms -> 3.2x instead of 4x; b: its only program failed
+    # when re-measured -> no solution, 1x in both figures; c: only an older program re-measured (not its
+    # best) -> stays 2x from the store; e: its fastest program failed again, so its next one (2.0 ms) is
+    # the best -> 2x, not 4x.
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 3.0, "c": 2.0, "e": 4.0},
                  [("a", "ok", 2.0, "slow"), ("a", "ok", 1.0, "fast"), ("b", "ok", 1.0, "only"), ("c", "ok", 1.5, "old"),
-                  ("c", "ok", 1.0, "new")],
-                 [("a", "fast", "ok", 1.25), ("b", "only", "incorrect", 0.0), ("c", "old", "ok", 1.4)])
+                  ("c", "ok", 1.0, "new"), ("e", "ok", 1.0, "flaky"), ("e", "ok", 2.0, "steady")],
+                 [("a", "fast", "ok", 1.25), ("b", "only", "incorrect", 0.0), ("c", "old", "ok", 1.4),
+                  ("e", "flaky", "incorrect", 0.0)])
     out = tmp_path / "suite.json"
     r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, r.stderr
     d = json.loads(out.read_text())
-    assert math.isclose(d["suite_geomean"], (4.0 * 3.0 * 2.0) ** (1 / 3))
-    assert d["remeasured_problems"] == 2
-    assert math.isclose(d["suite_geomean_remeasured"], (3.2 * 1.0 * 2.0) ** (1 / 3))
+    rows = {p["problem"]: p for p in d["problems"]}
+    assert rows["b"]["best_ms"] is None and rows["e"]["best_ms"] == 2.0
+    assert math.isclose(d["suite_geomean"], (4.0 * 1.0 * 2.0 * 2.0) ** (1 / 4))
+    assert d["remeasured_problems"] == 1
+    assert math.isclose(d["suite_geomean_remeasured"], (3.2 * 1.0 * 2.0 * 2.0) ** (1 / 4))
