@@ -22,6 +22,13 @@ rm -rf "$dest" && mkdir -p "$dest"
 # device tool's 64 MiB together.
 [ -n "${NO_SRC:-}" ] || git archive HEAD | xz -T0 -6 >"$dest/src.tar.xz"
 git rev-parse HEAD >"$dest/commit"
+# With NO_SRC the device runs whatever working tree the call carries, which may be newer than this
+# commit (session 18's host-isolation record named the commit packed before two later ones): the
+# tracked files' digests travel, and device_unpack.sh marks the run dirty where the tree differs.
+if [ -n "${NO_SRC:-}" ]; then
+  git ls-files -z | xargs -0 sha256sum >"$dest/tree.sha256"
+  [ -z "$(git status --porcelain --untracked-files=no)" ] || echo "device_pack: uncommitted edits: the device's results will say dirty" >&2
+fi
 cutlass=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
 tar -C "$cutlass" -cf - include tools/util/include | xz -T0 -6 >"$dest/cutlass.tar.xz"
 strip -o "$dest/ucutlass" build/ucutlass && xz -T0 -6 "$dest/ucutlass"

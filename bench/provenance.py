@@ -72,7 +72,8 @@ def _commit_from_files():
 
 def git_state():
     """Commit and dirtiness of the checkout: from git; else from the .git folder (the device machine
-    may lack the git program); else from $UCUTLASS_GIT_COMMIT, set by whoever launched the run."""
+    may lack the git program); else from $UCUTLASS_GIT_COMMIT (and $UCUTLASS_GIT_DIRTY), set by whoever
+    launched the run."""
     # safe.directory: the device machine runs as root over a copy owned by another user.
     git = ["git", "-c", "safe.directory=*"]
     # Only this tree's own repository counts: an archive unpacked inside another checkout (the device
@@ -88,7 +89,11 @@ def git_state():
     if commit:
         return {"commit": commit, "dirty": None, "source": ".git files (no git program)"}
     env = os.environ.get("UCUTLASS_GIT_COMMIT")
-    return {"commit": env or None, "dirty": None, "source": "UCUTLASS_GIT_COMMIT" if env else None}
+    # UCUTLASS_GIT_DIRTY: 1 where the launcher found the tree differing from that commit, 0 where it
+    # checked and it did not, unset where nobody checked.
+    flag = os.environ.get("UCUTLASS_GIT_DIRTY")
+    return {"commit": env or None, "dirty": {"1": True, "0": False}.get(flag) if env else None,
+            "source": "UCUTLASS_GIT_COMMIT" if env else None}
 
 
 def nvcc_version():

@@ -13,3 +13,16 @@ def test_result_path_names_a_stamped_file_in_a_folder_or_keeps_a_file(tmp_path):
     assert (tmp_path / "new").is_dir()
     assert provenance.result_path(tmp_path / "a" / "x.json", "any", t) == tmp_path / "a" / "x.json"
     assert (tmp_path / "a").is_dir()
+
+
+def test_a_launchers_commit_and_its_tree_check_reach_the_record(tmp_path, monkeypatch):
+    # A tree without .git (the device's copy): the commit comes from the launcher, and whether the tree
+    # matched it from device_unpack.sh's digest check (unset: nobody checked).
+    monkeypatch.setattr(provenance, "REPO", tmp_path)
+    monkeypatch.setenv("UCUTLASS_GIT_COMMIT", "abc123")
+    for flag, dirty in (("1", True), ("0", False), (None, None)):
+        if flag is None:
+            monkeypatch.delenv("UCUTLASS_GIT_DIRTY", raising=False)
+        else:
+            monkeypatch.setenv("UCUTLASS_GIT_DIRTY", flag)
+        assert provenance.git_state() == {"commit": "abc123", "dirty": dirty, "source": "UCUTLASS_GIT_COMMIT"}
