@@ -6,6 +6,7 @@
 
 #include "map/conv_match.h"
 #include "map/run_form.h"
+#include "map/stacked_k.h"
 
 namespace ucutlass::map {
 
@@ -188,7 +189,7 @@ std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
     if (c.k_stack3) run.c *= 3;  // K stacking along the input channels
     o << "kernel " << m.name << " = " << conv_operation_dsl(run) << "\n";
   } else {
-    o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << (c.k_stack3 ? 3 * m.k : m.k);
+    o << "kernel " << m.name << " = gemm(m = " << m.m << ", n = " << m.n << ", k = " << (c.k_stack3 ? 3 * stacked_part_k(m, c) : m.k);
     if (m.batch > 1) o << ", batch = " << m.batch;
     o << ")\n";
   }

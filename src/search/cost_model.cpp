@@ -6,6 +6,7 @@
 #include "map/channel_pad.h"
 #include "map/conv_match.h"
 #include "map/run_form.h"
+#include "map/stacked_k.h"
 #include "sol/op_cost.h"
 
 namespace ucutlass::search {
@@ -269,8 +270,9 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
     const double row_bytes = static_cast<double>(std::min(channels, bk)) * graph::dtype_bytes(m.in);
     if (row_bytes < 64) e.shape_efficiency *= std::pow(row_bytes / 64.0, kShortRowExponent);
   }
-  // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3).
-  const int64_t run_k = c.k_stack3 ? 3 * m.k : m.k;
+  // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3), each part
+  // padded to whole 16-byte rows (map/stacked_k.h).
+  const int64_t run_k = c.k_stack3 ? 3 * map::stacked_part_k(m, c) : m.k;
   // Few K iterations per CTA leave the pipeline's fill and drain exposed.
   const double k_iters = static_cast<double>(ceil_div(run_k, bk)) / splits;
   const double pipeline = k_iters / (k_iters + 2.0);
@@ -336,8 +338,14 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
       // parameter's split or rounding is built once and reused.
       const double per_element =
           c.k_stack3 ? kSplitTrafficFactor * (src_bytes + 3 * in_bytes) : src_bytes + in_bytes;
+      // Parts padded to whole 16-byte rows (map/stacked_k.h) cost a zero-padding copy of the f32
+      // operand first (read, write), then a split of the padded width.
+      const bool padded = c.k_stack3 && map::stacked_part_k(m, c) != m.k;
+      const double widen = c.k_stack3 ? static_cast<double>(map::stacked_part_k(m, c)) / static_cast<double>(m.k) : 1.0;
       auto split = [&](const map::GemmOperand& op, double elements) {
-        if (!op.parameter) e.t_overhead += per_element * elements / bw + kLaunchSeconds;
+        if (op.parameter) return;
+        e.t_overhead += per_element * elements * widen / bw + kLaunchSeconds;
+        if (padded) e.t_overhead += (1.0 + widen) * elements * src_bytes / bw + kLaunchSeconds;
       };
       split(m.a, static_cast<double>(m.m) * m.k * m.batch);
       split(m.b, static_cast<double>(m.k) * m.n * m.batch);

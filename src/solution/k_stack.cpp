@@ -17,12 +17,15 @@ namespace ucutlass::solution {
 // On a GPU the program's own kernel builds the stack in one pass (codegen/tf32_split.h: 4 words of
 // traffic per element); elsewhere, or for strides it does not take, four element-wise PyTorch kernels
 // write straight into the stacked buffer (9 to 10 words). A parameter's split is built once and
-// rebuilt when the parameter changes (_ucutlass_cached, param_cache.h).
+// rebuilt when the parameter changes (_ucutlass_cached, param_cache.h). With k_out, x is zero-padded
+// along K to k_out first (map/stacked_k.h): one copy more, for a K whose parts are not 16-byte rows.
 const std::string_view kStack3Helpers = R"PY(
-def _ucutlass_stack3(x, a_side, k_dim=-1, bf16=False):
+def _ucutlass_stack3(x, a_side, k_dim=-1, bf16=False, k_out=None):
     if k_dim != -1:
-        return _ucutlass_stack3(x.movedim(k_dim, -1), a_side, -1, bf16).movedim(-1, k_dim)
+        return _ucutlass_stack3(x.movedim(k_dim, -1), a_side, -1, bf16, k_out).movedim(-1, k_dim)
     x = x.float()
+    if k_out is not None and k_out > x.shape[-1]:  # parts of whole 16-byte rows: zeros add nothing
+        x = torch.nn.functional.pad(x, (0, k_out - x.shape[-1]))
     if x.is_cuda:
         fused = (_ucutlass.bf16_stack3 if bf16 else _ucutlass.tf32_stack3)(x, a_side)
         if fused is not None:
@@ -40,14 +43,15 @@ def _ucutlass_stack3(x, a_side, k_dim=-1, bf16=False):
     return out
 
 
-def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim, bf16=False):
-    return _ucutlass_cached(owner, key, param, lambda: _ucutlass_stack3(operand(), a_side, k_dim, bf16))
+def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim, bf16=False, k_out=None):
+    return _ucutlass_cached(owner, key, param, lambda: _ucutlass_stack3(operand(), a_side, k_dim, bf16, k_out))
 
 )PY";
 
 std::string stacked_operand(const graph::OpGraph& g, const std::string& kernel, const map::GemmOperand& op,
-                            const std::string& e, bool a_side, const std::string& k_dim, bool bf16) {
-  const std::string side = a_side ? "True" : "False", parts = bf16 ? ", bf16=True" : "";
+                            const std::string& e, bool a_side, const std::string& k_dim, bool bf16, int64_t k_out) {
+  const std::string side = a_side ? "True" : "False",
+                    parts = std::string(bf16 ? ", bf16=True" : "") + (k_out > 0 ? ", k_out=" + std::to_string(k_out) : "");
   if (op.parameter)
     return "_ucutlass_stack3_param(self, \"" + kernel + (a_side ? ".a" : ".b") + "\", " + g.tensors[op.tensor].id +
            ", lambda: " + e + ", " + side + ", " + k_dim + parts + ")";

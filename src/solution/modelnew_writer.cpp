@@ -10,6 +10,7 @@
 #include "compiler/frontend.h"
 #include "map/dsl_writer.h"
 #include "map/run_form.h"
+#include "map/stacked_k.h"
 #include "solution/bias_argument.h"
 #include "solution/channels_last.h"
 #include "solution/conv_forward.h"
@@ -371,8 +372,9 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
       std::string a_expr, b_expr;
       if (c.k_stack3) {
         // The split reads either stride pattern itself (codegen/tf32_split.h): no layout copy first.
-        a_expr = stacked_operand(g, m.name, m.a, operand_expr(g, m.a, m.a.natural, m.k), true, "-1", c.bf16_operands);
-        b_expr = stacked_operand(g, m.name, m.b, operand_expr(g, m.b, m.b.natural, m.k), false, "-2", c.bf16_operands);
+        const int64_t part_k = map::stacked_part_k(m, c), k_out = part_k != m.k ? part_k : 0;
+        a_expr = stacked_operand(g, m.name, m.a, operand_expr(g, m.a, m.a.natural, m.k), true, "-1", c.bf16_operands, k_out);
+        b_expr = stacked_operand(g, m.name, m.b, operand_expr(g, m.b, m.b.natural, m.k), false, "-2", c.bf16_operands, k_out);
       } else {
         a_expr = operand_expr(g, m.a, c.layout_a, m.k);
         b_expr = operand_expr(g, m.b, c.layout_b, m.k);

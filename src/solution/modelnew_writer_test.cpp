@@ -195,14 +195,34 @@ TEST(ModelNewWriter, KStackedThreeTf32SplitsTheInputAndCachesTheWeightSplit) {
                             "\"gemm0.b\", t0, lambda: t0.transpose(-1, -2), False, -2), bias=t1.reshape(-1))"),
             std::string::npos)
       << s.modelnew;
-  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3(x, a_side, k_dim=-1, bf16=False):"), std::string::npos);
-  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim, bf16=False):"),
+  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3(x, a_side, k_dim=-1, bf16=False, k_out=None):"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("def _ucutlass_stack3_param(owner, key, param, operand, a_side, k_dim, bf16=False, k_out=None):"),
             std::string::npos);
   const nlohmann::json r = static_check(s.modelnew);
   EXPECT_TRUE(r.value("passed", false)) << r.dump(1);
   // A solution without a K-stacked kernel carries no helpers.
   SolutionFiles v01 = best_solution("level2_001_gemm_bias_relu", sol::ToleranceProfile::kernelbench_v01, &g);
   EXPECT_EQ(v01.modelnew.find("_ucutlass_stack3"), std::string::npos);
+}
+
+TEST(ModelNewWriter, AKWhosePartsAreNotWhole16ByteRowsIsPaddedNotLeftToSm80) {
+  // level1/011 (K = 3079): stacked rows of 3 x 3079 bf16 parts are no TMA rows; each part is padded
+  // to 3080 (map/stacked_k.h), the kernel runs k = 9240 on sm90a, and both splits pass k_out.
+  graph::OpGraph g;
+  SolutionFiles s = best_solution("level1_011_gemm_irregular", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(s.error, "");
+  EXPECT_NE(s.modelnew.find("kernel gemm0 = gemm(m = 4093, n = 2051, k = 9240)"), std::string::npos) << s.modelnew;
+  EXPECT_NE(s.modelnew.find(".with_arch(sm90a)"), std::string::npos);
+  EXPECT_NE(s.modelnew.find("_ucutlass.gemm0(a=_ucutlass_stack3(t0, True, -1, bf16=True, k_out=3080), "
+                            "b=_ucutlass_stack3(t1, False, -2, bf16=True, k_out=3080))"),
+            std::string::npos)
+      << s.modelnew;
+  // An aligned K keeps its stack as it was: no k_out.
+  SolutionFiles aligned = best_solution("level1_001_gemm_square_4096", sol::ToleranceProfile::kernelbench_v01, &g);
+  const size_t call = aligned.modelnew.find("_ucutlass.gemm0(");
+  ASSERT_NE(call, std::string::npos);
+  const std::string line = aligned.modelnew.substr(call, aligned.modelnew.find('\n', call) - call);
+  EXPECT_EQ(line.find("k_out"), std::string::npos) << line;
 }
 
 TEST(ModelNewWriter, KStackedThreeBf16SplitsBothInputsInTheirOwnLayouts) {

@@ -185,3 +185,25 @@ def test_bf16_conv_channel_stacking_meets_1e4_where_one_rounding_does_not(helper
         return int(((out - ref).abs() > 1e-4 + 1e-4 * ref.abs()).sum())
 
     assert bad(stacked) == 0 and bad(plain) > 0
+
+
+def test_parts_padded_to_k_out_leave_the_product_as_it_was(helpers):
+    # K = 3079 (level1/011): parts padded with zeros to 3080 so every stacked row is whole 16-byte
+    # units (map/stacked_k.h); the extra columns are zero on both sides, so they add nothing.
+    g = torch.Generator().manual_seed(5)
+    m, k, n, k_out = 9, 3079, 7, 3080
+    x = torch.rand(m, k, generator=g)
+    b = torch.rand(k, n, generator=g)  # a row-major B: stacked along its K = dim -2
+    for bf16 in (False, True):
+        a3 = helpers["_ucutlass_stack3"](x, True, -1, bf16=bf16, k_out=k_out)
+        b3 = helpers["_ucutlass_stack3"](b, False, -2, bf16=bf16, k_out=k_out)
+        assert list(a3.shape) == [m, 3 * k_out] and list(b3.shape) == [3 * k_out, n]
+        assert b3.stride() == (1, 3 * k_out)  # still K-contiguous: the kernel's column-major B
+        for part in range(3):
+            assert int(a3[:, part * k_out + k:(part + 1) * k_out].abs().sum()) == 0
+            assert int(b3[part * k_out + k:(part + 1) * k_out].float().abs().sum()) == 0
+        unpadded = helpers["_ucutlass_stack3"](x, True, -1, bf16=bf16).double() @ \
+            helpers["_ucutlass_stack3"](b, False, -2, bf16=bf16).double()
+        assert torch.allclose(a3.double() @ b3.double(), unpadded, rtol=1e-12, atol=0)  # f64 sums, reordered
+    # No k_out, or one not wider than K: the stack is exactly as before.
+    assert torch.equal(helpers["_ucutlass_stack3"](x, True, -1, k_out=k), helpers["_ucutlass_stack3"](x, True))
