@@ -277,6 +277,10 @@ TEST(Cli, AResumeDoesNotWriteAProgramThatFailedItsReMeasurement) {
   EXPECT_NE(due[0].value("hash", ""), "044e03f3cd06f788");
   EXPECT_NE(written.find("program " + due[0].value("hash", "")), std::string::npos) << written.substr(0, 200);
   EXPECT_GT(due[0].value("attempt_ms", 0.0), 0.300816);  // the next fastest, slower than the failed one
+  // The scheduler's best is that one's too, not the failed program's time.
+  const nlohmann::json picks = nlohmann::json::parse(r.out, nullptr, false)["plan"];
+  ASSERT_EQ(picks.size(), 1u) << r.out;
+  EXPECT_DOUBLE_EQ(picks[0].value("best_ms", 0.0), due[0].value("attempt_ms", 0.0)) << r.out;
   fs::remove_all(dir);
 }
 

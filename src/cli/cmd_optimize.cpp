@@ -591,17 +591,19 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       states[i].new_mapping = !recorded.empty() && std::none_of(recorded.begin(), recorded.end(), [&](const store::AttemptRow& r) {
         return r.verdict == "ok" && map::mapping_signature(r.dsl) == mapping;
       });
+      // A program that failed its re-measurement is no verified result for the scheduler either.
+      const std::set<std::string> failed = failed_remeasures(*store, problems[i].name);
       for (const store::AttemptRow& r : recorded) {
         ++resumed;
         if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;
         if (!older_window_store && states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
-        sched::record_attempt(states[i], r.verdict == "ok" ? std::optional<double>(r.time_ms) : std::nullopt);
+        sched::record_attempt(states[i], r.verdict == "ok" && !failed.count(r.hash) ? std::optional<double>(r.time_ms) : std::nullopt);
       }
       if (problems[i].skipped.empty()) {
         const std::vector<RecordedPick> picks = recorded_picks(problems[i], recorded);
         fold_recorded_attempts(problems[i], recorded, picks);
-        states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir, failed_remeasures(*store, problems[i].name));
+        states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir, failed);
         if (states[i].stale_best) ++stale_bests;
       }
     }
@@ -898,6 +900,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           Problem& p = problems[m.problem];
           const std::string note = demote_written(p, *store, tc.cutlass_dir);
           states[m.problem].stale_best = p.remeasure.has_value();
+          states[m.problem].best_ms = p.written_ms;  // the scheduler's best is the written one's, or none
           std::cerr << p.name << ": program " << m.hash << " failed its re-measurement (" << c.verdict << "); " << note << "\n";
         }
       }
