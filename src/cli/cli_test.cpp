@@ -205,6 +205,9 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_NEAR(summary["plan"][0].value("next_expected_ms", 0.0), expected_ms, 1e-5 * expected_ms) << j.out;  // text: 6 digits
   ASSERT_EQ(summary["plan"][0]["configs"].size(), 1u) << j.out;
   EXPECT_NE(summary["plan"][0]["configs"][0].get<std::string>().find("gemv"), std::string::npos) << j.out;
+  // Each config's own estimate, as the store will record it with the attempt (estimate_ms).
+  ASSERT_EQ(summary["plan"][0]["estimates_ms"].size(), 1u) << j.out;
+  EXPECT_GT(summary["plan"][0]["estimates_ms"][0].get<double>(), 0.0) << j.out;
   fs::remove_all(dir);
 }
 

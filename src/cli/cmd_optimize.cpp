@@ -157,6 +157,16 @@ double predicted_ms(const Problem& p) {
   return ms;
 }
 
+// The ranking model's time of one attempt's pick (a candidate per kernel) and of the unmapped ops,
+// recorded with the attempt (the store's estimate_ms, 0 in every store before session 18), so the
+// model can be checked against what each attempt measured, not only against each problem's best.
+double pick_estimate_ms(const Problem& p, const std::vector<size_t>& pick) {
+  double ms = p.unmapped_s * 1e3;
+  for (size_t g = 0; g < pick.size() && g < p.candidates.size(); ++g)
+    if (pick[g] < p.candidates[g].size()) ms += p.candidates[g][pick[g]].estimate_s * 1e3;
+  return ms;
+}
+
 std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
   std::vector<map::KernelConfig> out;
   for (const search::Candidate* c : best_honest(p)) out.push_back(c->config);
@@ -641,7 +651,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       nlohmann::json recovered;  // the result of an evaluation a killed run finished but never recorded
     };
     auto attempt_meta = [&](const Problem& p, const Pending& q) {
-      AttemptMeta m{p.name, q.files.hash, q.files.dsl, ""};
+      AttemptMeta m{p.name, q.files.hash, q.files.dsl, "", pick_estimate_ms(p, q.pick)};
       for (const auto& c : q.configs) m.config += (m.config.empty() ? "" : "; ") + c.summary();
       return m;
     };
@@ -772,7 +782,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                                      {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
                                      {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
                                      {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best},
-                                     {"new_mapping", view[i].new_mapping}, {"configs", nlohmann::json::array()}};
+                                     {"new_mapping", view[i].new_mapping}, {"configs", nlohmann::json::array()},
+                                     {"estimates_ms", nlohmann::json::array()}};
         // Taken for this round. A stale best is open whatever else holds (sched::stop_reason), so its
         // mark goes too: gather measures it now, and the round's next slots go to other problems.
         view[i].exhausted = true;
@@ -799,7 +810,11 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                                      {"built_here", problems[m.problem].written_built_here}});
         for (const Pending& q : batch)
           for (nlohmann::json& pick : plan)
-            if (pick["problem"] == problems[q.problem].name) pick["configs"].push_back(attempt_meta(problems[q.problem], q).config);
+            if (pick["problem"] == problems[q.problem].name) {
+              const AttemptMeta m = attempt_meta(problems[q.problem], q);
+              pick["configs"].push_back(m.config);
+              pick["estimates_ms"].push_back(m.estimate_ms);  // what the store records with the attempt
+            }
         if (!g.json) std::cout << plan_text(plan) << remeasure_plan_text(plan_remeasures, a.remeasure_ms);
         skipped_steps.push_back("GPU evaluation: --plan given (the next round printed, nothing built or run)");
         break;
