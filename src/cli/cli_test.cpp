@@ -320,6 +320,11 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
   ASSERT_EQ(plan.size(), 1u) << first.out;
   EXPECT_FALSE(plan[0].value("stale_best", true));
   const std::string top = plan[0]["configs"][0].get<std::string>();
+  // The program today's code writes for it: the written solution of that first plan (the ranking's lead).
+  const std::string first_line = read(dir / "o" / "level1_016_gemv" / "modelnew.py").substr(0, 200);
+  const size_t prog = first_line.find("program ");
+  ASSERT_NE(prog, std::string::npos) << first_line;
+  const std::string todays_hash = first_line.substr(prog + 8, 16);
   {
     std::string err;
     std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
@@ -347,6 +352,77 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
   // Once per round like any problem: the remeasure must not keep it first for every slot of the round
   // (--batch-problems 4 took it four times, with the walk's same picks each time).
   EXPECT_EQ(r.out.find("level1_016_gemv:", at + 1), std::string::npos) << r.out;
+  // Once today's program for that config is in the store (slower: 0.13 ms), it speaks for the config:
+  // nothing is stale any more, though the older program's row stays the fastest.
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::AttemptRow row;
+    row.problem = "level1_016_gemv";
+    row.hash = todays_hash;
+    row.dsl = "(today's program)";
+    row.config = top;
+    row.verdict = "ok";
+    row.time_ms = 0.13;
+    row.eager_ms = 0.16;
+    row.signals = "[]";
+    row.result_json = "{}";
+    ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+  }
+  ProcessResult again = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                  "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("whose best recorded program today's code writes differently"), std::string::npos) << again.err;
+  for (const nlohmann::json& pick : nlohmann::json::parse(again.out, nullptr, false)["plan"])
+    EXPECT_FALSE(pick.value("stale_best", true)) << again.out;
+  fs::remove_all(dir);
+}
+
+// level1/011's store held sm80 3xTF32 attempts alone (no sm90a kernel was legal at K = 3079); the padded
+// K stacking made sm90a 3xBF16 the ranking's lead. The spent window judged sm80 configs only, so the
+// plan tries the lead first; once the store has an attempt of that path, the window stops it again.
+TEST(Cli, AnUntriedLeadPathReopensAProblemTheWindowStopped) {
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_lead_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string graph = "tests/optimize/graphs/level1_011_gemm_irregular.json";
+  // The programs today's code writes for these configs (hashes as `ucutlass check` prints them); the
+  // mapping signature reads the DSL's kernel kinds, one GEMM here.
+  const std::string dsl = "kernel gemm0 = gemm(m = 4093, n = 2051, k = 3079)\n  .with_arch(sm80)\n";
+  auto record = [&](const std::string& hash, const std::string& config, double ms) {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    st->set_option("timing_window", "stream_only");  // a current store: its eager times count
+    store::AttemptRow row;
+    row.problem = "level1_011_gemm_irregular";
+    row.hash = hash;
+    row.dsl = dsl;
+    row.config = config;
+    row.verdict = "ok";
+    row.time_ms = ms;
+    row.eager_ms = 1.37;
+    row.signals = "[]";
+    row.result_json = "{}";
+    ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+  };
+  record("df4e766fc55100d1", "sm80 tf32x3 a=row b=row 128x64x16 multistage auto stages 3", 0.95);
+  record("cada106729984a85", "sm80 tf32x3 a=row b=row 64x64x16 multistage auto stages 3", 1.14);
+  auto plan_of = [&] {
+    ProcessResult r = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                "--plan", "--batch", "1", "--window", "1", "--json", "--profile", "kernelbench-v0.1"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false)["plan"];
+  };
+  nlohmann::json plan = plan_of();
+  ASSERT_EQ(plan.size(), 1u) << plan.dump();
+  EXPECT_TRUE(plan[0].value("untried_lead", false)) << plan.dump();
+  const std::string lead = plan[0]["configs"][0].get<std::string>();
+  EXPECT_EQ(lead.rfind("sm90a tensor_op bf16-operands k-stacked 3x", 0), 0u) << lead;
+  record("86d4337db3894dd0", lead, 0.40);  // tried, and faster
+  record("5dd41ab80e0e008b", "sm80 tf32x3 a=row b=row 64x128x16 multistage auto stages 3", 1.02);
+  const nlohmann::json after = plan_of();
+  EXPECT_TRUE(after.empty()) << after.dump();  // no improvement in the last attempt, and no untried lead: stopped
   fs::remove_all(dir);
 }
 

@@ -115,6 +115,9 @@ struct Problem {
   // A resume's fastest recorded pick whose program today's code writes differently: measured again
   // first (sched::ProblemState::stale_best). Cleared when it joins a round.
   std::optional<std::vector<size_t>> remeasure;
+  // A resume's untried lead: the ranking's best honest pick when the store holds no attempt of its
+  // precision path (untried_lead_pick); tried ahead of the walk (sched::ProblemState::untried_lead).
+  std::optional<std::vector<size_t>> lead;
   std::optional<double> written_ms;  // the time measured for the program in modelnew.py, once there is one
   std::string written_hash, written_modelnew;  // that program's hash and file, once there is one
   bool written_built_here = false;             // written by an attempt of this run (its extension is built)
@@ -307,9 +310,42 @@ bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows,
       write_solution(p, sf, r.time_ms, false);
       break;
     }
-    if (!p.remeasure) p.remeasure = picks[k];
+    // Measured again already (an attempt holds today's program for these configs): that row speaks
+    // for it below. Marking it stale again put level2/002's and four other problems first in every
+    // round of session 18's plans, for a pick that was then found settled.
+    const bool remeasured = std::any_of(rows.begin(), rows.end(), [&](const store::AttemptRow& o) { return o.hash == sf.hash; });
+    if (!p.remeasure && !remeasured) p.remeasure = picks[k];
   }
   return p.remeasure.has_value();
+}
+
+// The precision path of a kernel config: what a change to the legal space adds as a whole (level1/011's
+// padded K stacking made sm90a 3xBF16 legal where only sm80 3xTF32 had been).
+auto path_of(const map::KernelConfig& c) {
+  return std::make_tuple(c.arch, c.math, c.k_stack3, c.bf16_operands, c.gemv, c.rows, c.attention, c.form);
+}
+
+// On resume: the ranking's best honest pick, when some kernel's path in it has no recorded attempt
+// (`picks`: recorded_picks of the store's rows; a row whose configs are not today's candidates counts
+// by its config text). The ε/w window judged the paths that were tried; a path the model now ranks
+// first was never judged, so it is owed one attempt before the window may stop the problem.
+std::optional<std::vector<size_t>> untried_lead_pick(const Problem& p, const std::vector<store::AttemptRow>& rows,
+                                                     const std::vector<RecordedPick>& picks) {
+  if (rows.empty()) return std::nullopt;  // a fresh problem: the walk starts with the lead anyway
+  std::vector<size_t> lead;
+  for (size_t g = 0; g < p.candidates.size(); ++g) {
+    const std::vector<const search::Candidate*> best = best_honest(p);
+    lead.push_back(static_cast<size_t>(best[g] - p.candidates[g].data()));
+  }
+  for (size_t g = 0; g < lead.size(); ++g) {
+    const map::KernelConfig& want = p.candidates[g][lead[g]].config;
+    bool tried = false;
+    for (size_t k = 0; k < rows.size() && !tried; ++k)
+      tried = picks[k] ? path_of(p.candidates[g][(*picks[k])[g]].config) == path_of(want)
+                       : rows[k].config.find(want.summary().substr(0, want.summary().find(" a="))) != std::string::npos;
+    if (!tried) return lead;
+  }
+  return std::nullopt;
 }
 
 // A written solution whose re-measurement failed is taken back: the next fastest verified program that
@@ -348,6 +384,7 @@ std::string plan_text(const nlohmann::json& plan) {
     else
       o << ": expected gain " << pick["expected_gain"].get<double>();
     if (pick.value("new_mapping", false)) o << ", a mapping with no correct attempt yet";
+    if (pick.value("untried_lead", false)) o << ", the ranking's lead is a path never tried";
     if (!pick["best_ms"].is_null()) o << ", best " << pick["best_ms"].get<double>() << " ms";
     if (!pick["next_expected_ms"].is_null())
       o << ", next expected " << pick["next_expected_ms"].get<double>() << " ms" << (pick["next_speculative"].get<bool>() ? " (speculative)" : "");
@@ -615,6 +652,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         fold_recorded_attempts(problems[i], recorded, picks);
         states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir, failed);
         if (states[i].stale_best) ++stale_bests;
+        if (!states[i].stale_best) {
+          problems[i].lead = untried_lead_pick(problems[i], recorded, picks);
+          states[i].untried_lead = problems[i].lead.has_value();
+        }
       }
     }
     int used = 0;
@@ -685,6 +726,13 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       Problem& p = problems[i];
       s.next_expected_ms.reset();
       s.next_speculative = false;
+      if (p.lead) {  // the lead goes first (gather): its expectation is the next attempt's
+        if (auto e = search::expect_next(p.candidates, p.measured, *p.lead, p.unmapped_s * 1e3)) {
+          s.next_expected_ms = e->ms;
+          s.next_speculative = e->speculative;
+        }
+        return;
+      }
       for (;;) {
         const std::vector<std::vector<size_t>> picks = next_attempts(p, 1);
         if (picks.empty()) return;
@@ -710,17 +758,20 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     auto gather = [&](size_t i, int room) {
       Problem& p = problems[i];
       std::vector<Pending> mine;
-      if (p.remeasure) {  // a stale best, ahead of the walk (adopt_recorded_best)
-        std::vector<map::KernelConfig> configs = configs_of(p, *p.remeasure);
+      // A stale best (adopt_recorded_best) or an untried lead (untried_lead_pick), ahead of the walk.
+      for (std::optional<std::vector<size_t>>* first : {&p.remeasure, &p.lead}) {
+        if (!*first || room <= 0) continue;
+        std::vector<map::KernelConfig> configs = configs_of(p, **first);
         solution::SolutionFiles sf = solution::make_solution(p.source, p.graph, p.matches.gemms, configs, tc.cutlass_dir);
-        if (!settled(p, *p.remeasure, sf)) {
+        if (!settled(p, **first, sf)) {
           const fs::path file = p.dir / ("attempt_" + sf.hash + ".py");
-          mine.push_back({i, *p.remeasure, std::move(configs), std::move(sf), file, recovered_result(file)});
+          mine.push_back({i, **first, std::move(configs), std::move(sf), file, recovered_result(file)});
           --room;
         }
-        p.remeasure.reset();
-        states[i].stale_best = false;
+        first->reset();
       }
+      states[i].stale_best = false;
+      states[i].untried_lead = false;
       const size_t ahead = mine.size();
       while (room > 0 && mine.size() == ahead) {
         const std::vector<std::vector<size_t>> picks = next_attempts(p, static_cast<size_t>(room));
@@ -782,7 +833,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                                      {"best_ms", view[i].best_ms ? nlohmann::json(*view[i].best_ms) : nlohmann::json()},
                                      {"next_expected_ms", view[i].next_expected_ms ? nlohmann::json(*view[i].next_expected_ms) : nlohmann::json()},
                                      {"next_speculative", view[i].next_speculative}, {"stale_best", view[i].stale_best},
-                                     {"new_mapping", view[i].new_mapping}, {"configs", nlohmann::json::array()},
+                                     {"new_mapping", view[i].new_mapping}, {"untried_lead", view[i].untried_lead},
+                                     {"configs", nlohmann::json::array()},
                                      {"estimates_ms", nlohmann::json::array()}};
         // Taken for this round. A stale best is open whatever else holds (sched::stop_reason), so its
         // mark goes too: gather measures it now, and the round's next slots go to other problems.

@@ -45,7 +45,8 @@ void record_attempt(ProblemState& p, std::optional<double> time_ms) {
 StopReason stop_reason(const ProblemState& p, const Policy& policy) {
   if (p.stale_best) return StopReason::none;
   if (p.beats_pytorch() && p.sol_ms > 0 && *p.best_ms <= (1 + policy.epsilon) * p.sol_ms) return StopReason::near_sol;
-  if (p.beats_pytorch() && p.since_improvement >= policy.window && !p.new_mapping) return StopReason::no_improvement;
+  if (p.beats_pytorch() && p.since_improvement >= policy.window && !p.new_mapping && !p.untried_lead)
+    return StopReason::no_improvement;
   if (policy.per_problem_budget > 0 && p.attempts >= policy.per_problem_budget) return StopReason::budget;
   if (p.exhausted) return StopReason::exhausted;
   return StopReason::none;

@@ -3,7 +3,8 @@
 // stops receiving attempts when
 //   (a) t_best <= (1 + epsilon) * t_SOL and it already beats PyTorch, or
 //   (b) it beats PyTorch and `window` consecutive attempts brought no improvement (unless today's
-//       mapping of the problem has no correct attempt yet: ProblemState::new_mapping),
+//       mapping of the problem has no correct attempt yet, ProblemState::new_mapping, or the
+//       ranking's lead is a path never tried, ProblemState::untried_lead),
 // or when its own budget or its candidates run out. Across a suite the next
 // attempt goes to the open problem with the most expected gain in log-speedup
 // (geomean speedup is a sum of logs, so gains add across problems).
@@ -50,6 +51,10 @@ struct ProblemState {
   // existed). The window judged other kernels, not these, so it does not stop the problem until one
   // of today's mapping is correct; the budget and the candidates still bound it. Never set in replay.
   bool new_mapping = false;
+  // The ranking's lead (best honest pick) runs a precision path the store has no attempt of (a resume
+  // after the legal space grew: level1/011's padded K stacking). The window judged the paths tried,
+  // not this one, so it does not stop the problem before that attempt. Never set in replay.
+  bool untried_lead = false;
 
   bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }
   double speedup() const { return best_ms && eager_ms > 0 ? eager_ms / *best_ms : 0; }

@@ -57,6 +57,24 @@ TEST(StopReason, ANewMappingOutlivesTheWindow) {
   EXPECT_EQ(stop_reason(near, pol), StopReason::near_sol);
 }
 
+// An untried lead path (ProblemState::untried_lead) keeps a spent window open the same way, and only
+// the window: near SOL or out of budget it stops.
+TEST(StopReason, AnUntriedLeadOutlivesTheWindowOnly) {
+  Policy pol;
+  pol.epsilon = 0.25;
+  pol.window = 4;
+  pol.per_problem_budget = 10;
+  ProblemState p = state(1.0, 2.0, 1.5, 6, 4);
+  EXPECT_EQ(stop_reason(p, pol), StopReason::no_improvement);
+  p.untried_lead = true;
+  EXPECT_EQ(stop_reason(p, pol), StopReason::none);
+  p.attempts = 10;
+  EXPECT_EQ(stop_reason(p, pol), StopReason::budget);
+  ProblemState near = state(1.0, 2.0, 1.2, 3, 4);
+  near.untried_lead = true;
+  EXPECT_EQ(stop_reason(near, pol), StopReason::near_sol);
+}
+
 TEST(RecordAttempt, ImprovementResetsTheWindowNoiseDoesNot) {
   ProblemState p = state(1, 5, std::nullopt, 0, 0);
   record_attempt(p, std::nullopt);
