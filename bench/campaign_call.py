@@ -24,6 +24,7 @@ Stores are given half a first; the GPU streams of the call are in that order (gp
 """
 import argparse
 import datetime
+import json
 import pathlib
 import re
 import shutil
@@ -42,6 +43,18 @@ def checkpoint(store):
     con = sqlite3.connect(str(store))
     con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     con.close()
+
+
+INHERITED = "inherited_attempts.json"
+
+
+def inherited(out):
+    """Marks the attempts the copied store already holds (their result files stayed with the calls that
+    made them), so bench/campaign_state.py checks result files for this folder's own attempts only."""
+    con = sqlite3.connect(str(out / "campaign.sqlite"))
+    last = con.execute("SELECT COALESCE(MAX(id), 0) FROM attempts").fetchone()[0]
+    con.close()
+    (out / INHERITED).write_text(json.dumps({"max_attempt_id": last}) + "\n")
 
 
 def folder_name(store):
@@ -70,6 +83,7 @@ def prepare(a):
             shutil.rmtree(out)
         out.mkdir(parents=True)
         shutil.copy(store, out / "campaign.sqlite")
+        inherited(out)
         # The same level/name paths as the device's OPTIMIZE_PROBLEMS copy, so problem names match.
         probs = work / (out.name + ".problems")
         shutil.rmtree(probs, ignore_errors=True)

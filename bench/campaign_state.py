@@ -9,7 +9,8 @@ Reads OPTIMIZE_OUT/campaign.sqlite (read-only) and every evaluation result under
     constraints, counted here rather than trusted),
   * every evaluation that finished (its result file parses) is in the store exactly once, under its hash:
     an evaluation a killed run never recorded is recorded by the resumed one, not run again,
-  * every store attempt has the result file it came from.
+  * every store attempt has the result file it came from (those a prepared folder inherited apart:
+    bench/campaign_call.py marks them in inherited_attempts.json, their files stayed with earlier calls).
 Writes bench/results/campaign-state-<date>.json (or --out) with provenance; exits 1 when any check fails.
 """
 
@@ -29,9 +30,19 @@ import provenance  # noqa: E402
 
 def read_store(path):
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    rows = con.execute("SELECT problem, seq, hash, verdict, time_ms FROM attempts ORDER BY id").fetchall()
+    rows = con.execute("SELECT id, problem, seq, hash, verdict, time_ms FROM attempts ORDER BY id").fetchall()
     con.close()
-    return [dict(zip(("problem", "seq", "hash", "verdict", "time_ms"), r)) for r in rows]
+    return [dict(zip(("id", "problem", "seq", "hash", "verdict", "time_ms"), r)) for r in rows]
+
+
+def inherited_max_id(out_dir):
+    """The last attempt id the folder's store held when bench/campaign_call.py prepared it (those attempts'
+    result files stayed with the calls that made them), or 0 for a folder a campaign made itself."""
+    try:
+        with open(os.path.join(out_dir, "inherited_attempts.json"), encoding="utf-8") as f:
+            return int(json.load(f)["max_attempt_id"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0
 
 
 def read_remeasurements(path):
@@ -84,7 +95,9 @@ def check(out_dir):
     rounds = sorted({p.split(os.sep)[1] for files in done.values() for p in files})
     evaluated_twice = {"/".join(k): files for k, files in done.items() if len(files) > 1}
     unrecorded = sorted("/".join(k) for k in done if by_hash[k] == 0)
-    without_result = sorted(f"{r['problem']}/{r['hash']}" for r in rows if (r["problem"], r["hash"]) not in done)
+    base = inherited_max_id(out_dir)
+    without_result = sorted(f"{r['problem']}/{r['hash']}" for r in rows
+                            if r["id"] > base and (r["problem"], r["hash"]) not in done)
     checks = {
         "no (problem, hash) twice in the store": not [k for k, n in by_hash.items() if n > 1],
         "no (problem, seq) twice in the store": not [k for k, n in by_seq.items() if n > 1],
@@ -92,7 +105,8 @@ def check(out_dir):
         "no solution evaluated twice": not evaluated_twice,
         "every attempt has its result file": not without_result,
     }
-    return {"attempts": len(rows), "problems_with_attempts": len({r["problem"] for r in rows}),
+    return {"attempts": len(rows), "attempts_inherited": sum(r["id"] <= base for r in rows),
+            "problems_with_attempts": len({r["problem"] for r in rows}),
             "verdicts": dict(collections.Counter(r["verdict"] for r in rows)),
             "evaluations_finished": sum(len(v) for v in done.values()), "evaluation_rounds": rounds,
             "result_files_cut_short": cut, "unrecorded_evaluations": unrecorded,
