@@ -29,6 +29,7 @@ import sys
 import tempfile
 
 import provenance
+import suite_latest
 from ucutlass_cli import REPO
 
 HEADER = re.compile(r"program ([0-9a-f]{16})")
@@ -38,10 +39,7 @@ def campaign_rows(opt_dir):
     """(problem rows, fastest verified attempt per problem) of a campaign folder's store."""
     con = sqlite3.connect(f"file:{opt_dir / 'campaign.sqlite'}?mode=ro", uri=True)
     problems = con.execute("SELECT name, file, sol_ms, eager_ms FROM problems ORDER BY name").fetchall()
-    try:  # programs that failed their re-measurement are not written (a store from before has none)
-        failed = set(con.execute("SELECT problem, hash FROM confirmations WHERE verdict != 'ok'").fetchall())
-    except sqlite3.OperationalError:
-        failed = set()
+    failed = suite_latest.failed_remeasures(con)  # programs that failed their re-measurement are not written
     best = {}
     for name, h, ms in con.execute("SELECT problem, hash, time_ms FROM attempts WHERE verdict = 'ok' AND time_ms > 0"):
         if (name, h) not in failed and (name not in best or ms < best[name][1]):

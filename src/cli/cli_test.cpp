@@ -37,6 +37,22 @@ std::string read(const fs::path& p) {
   return ss.str();
 }
 
+// A store row of one recorded attempt, as an earlier run would have left it.
+store::AttemptRow recorded_row(const std::string& problem, const std::string& hash, const std::string& dsl,
+                               const std::string& config, const std::string& verdict, double ms, double eager_ms) {
+  store::AttemptRow row;
+  row.problem = problem;
+  row.hash = hash;
+  row.dsl = dsl;
+  row.config = config;
+  row.verdict = verdict;
+  row.time_ms = ms;
+  row.eager_ms = eager_ms;
+  row.signals = "[]";
+  row.result_json = "{}";
+  return row;
+}
+
 TEST(Cli, VersionAndUsage) {
   ProcessResult v = ucutlass({"--version"});
   EXPECT_TRUE(v.ok());
@@ -329,16 +345,7 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
     std::string err;
     std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
     ASSERT_TRUE(st) << err;
-    store::AttemptRow row;
-    row.problem = "level1_016_gemv";
-    row.hash = "0123456789abcdef";
-    row.dsl = "(an older writer's program)";
-    row.config = top;
-    row.verdict = "ok";
-    row.time_ms = 0.12;
-    row.eager_ms = 0.16;
-    row.signals = "[]";
-    row.result_json = "{}";
+    store::AttemptRow row = recorded_row("level1_016_gemv", "0123456789abcdef", "(an older writer's program)", top, "ok", 0.12, 0.16);
     ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
   }
   ProcessResult r = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(), "--plan",
@@ -358,16 +365,7 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
     std::string err;
     std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
     ASSERT_TRUE(st) << err;
-    store::AttemptRow row;
-    row.problem = "level1_016_gemv";
-    row.hash = todays_hash;
-    row.dsl = "(today's program)";
-    row.config = top;
-    row.verdict = "ok";
-    row.time_ms = 0.13;
-    row.eager_ms = 0.16;
-    row.signals = "[]";
-    row.result_json = "{}";
+    store::AttemptRow row = recorded_row("level1_016_gemv", todays_hash, "(today's program)", top, "ok", 0.13, 0.16);
     ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
   }
   ProcessResult again = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
@@ -394,16 +392,7 @@ TEST(Cli, AnUntriedLeadPathReopensAProblemTheWindowStopped) {
     std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
     ASSERT_TRUE(st) << err;
     st->set_option("timing_window", "stream_only");  // a current store: its eager times count
-    store::AttemptRow row;
-    row.problem = "level1_011_gemm_irregular";
-    row.hash = hash;
-    row.dsl = dsl;
-    row.config = config;
-    row.verdict = "ok";
-    row.time_ms = ms;
-    row.eager_ms = 1.37;
-    row.signals = "[]";
-    row.result_json = "{}";
+    store::AttemptRow row = recorded_row("level1_011_gemm_irregular", hash, dsl, config, "ok", ms, 1.37);
     ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
   };
   record("df4e766fc55100d1", "sm80 tf32x3 a=row b=row 128x64x16 multistage auto stages 3", 0.95);
@@ -447,16 +436,9 @@ TEST(Cli, PlanMarksAMappingWithNoCorrectAttempt) {
     std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
     ASSERT_TRUE(st) << err;
     for (const char* verdict : {"ok", "incorrect"}) {
-      store::AttemptRow row;
-      row.problem = "level1_016_gemv";
-      row.hash = verdict[0] == 'o' ? "fedcba9876543210" : "fedcba9876543211";
-      row.dsl = "kernel attn0 = attention(batch = 1, seq_q = 64, seq_k = 64, head_dim = 64)\n";
-      row.config = std::string("another mapping, ") + verdict;
-      row.verdict = verdict;
-      row.time_ms = verdict[0] == 'o' ? 0.5 : 0.0;
-      row.eager_ms = 0.6;
-      row.signals = "[]";
-      row.result_json = "{}";
+      store::AttemptRow row = recorded_row("level1_016_gemv", verdict[0] == 'o' ? "fedcba9876543210" : "fedcba9876543211",
+                                           "kernel attn0 = attention(batch = 1, seq_q = 64, seq_k = 64, head_dim = 64)\n",
+                                           std::string("another mapping, ") + verdict, verdict, verdict[0] == 'o' ? 0.5 : 0.0, 0.6);
       ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
     }
   }

@@ -152,23 +152,27 @@ std::vector<const search::Candidate*> best_honest(const Problem& p) {
   return out;
 }
 
-// The written solution's predicted time (ms): the ranking model's sum over its kernels, their
-// copies and unfused tails. What a GPU run is expected to confirm.
-double predicted_ms(const Problem& p) {
-  double ms = p.unmapped_s * 1e3;
-  for (const search::Candidate* c : best_honest(p)) ms += c->estimate_s * 1e3;
-  return ms;
+// best_honest as a pick: the index of each kernel's best honest candidate in its list.
+std::vector<size_t> best_honest_pick(const Problem& p) {
+  const std::vector<const search::Candidate*> best = best_honest(p);
+  std::vector<size_t> pick;
+  for (size_t g = 0; g < best.size(); ++g) pick.push_back(static_cast<size_t>(best[g] - p.candidates[g].data()));
+  return pick;
 }
 
-// The ranking model's time of one attempt's pick (a candidate per kernel) and of the unmapped ops,
-// recorded with the attempt (the store's estimate_ms, 0 in every store before session 18), so the
-// model can be checked against what each attempt measured, not only against each problem's best.
+// The ranking model's time of one pick (a candidate per kernel) and of the unmapped ops. Recorded with
+// each attempt (the store's estimate_ms, 0 in every store before session 18), so the model can be
+// checked against what each attempt measured, not only against each problem's best.
 double pick_estimate_ms(const Problem& p, const std::vector<size_t>& pick) {
   double ms = p.unmapped_s * 1e3;
   for (size_t g = 0; g < pick.size() && g < p.candidates.size(); ++g)
     if (pick[g] < p.candidates[g].size()) ms += p.candidates[g][pick[g]].estimate_s * 1e3;
   return ms;
 }
+
+// The written solution's predicted time (ms): the ranking model's sum over its kernels, their
+// copies and unfused tails. What a GPU run is expected to confirm.
+double predicted_ms(const Problem& p) { return pick_estimate_ms(p, best_honest_pick(p)); }
 
 std::vector<map::KernelConfig> best_honest_configs(const Problem& p) {
   std::vector<map::KernelConfig> out;
@@ -280,15 +284,6 @@ void write_solution(Problem& p, const solution::SolutionFiles& files, double ms,
   p.written_built_here = built_here;
 }
 
-// The programs of `problem` whose re-measurement as the written solution failed (sched/remeasure_queue.h):
-// an attempt that passed once and then failed the harness is no solution to write.
-std::set<std::string> failed_remeasures(const store::RunStore& store, const std::string& problem) {
-  std::set<std::string> out;
-  for (const store::ConfirmationRow& c : store.confirmations(problem))
-    if (c.verdict != "ok") out.insert(c.hash);
-  return out;
-}
-
 // A resume's written solution: the fastest verified recorded attempt whose program today's code
 // still writes for its configs (same hash) goes to modelnew.py and kernel.dsl, not the ranking's
 // first pick; a program in `failed` (its re-measurement failed) is passed over. A faster recorded
@@ -332,17 +327,14 @@ auto path_of(const map::KernelConfig& c) {
 std::optional<std::vector<size_t>> untried_lead_pick(const Problem& p, const std::vector<store::AttemptRow>& rows,
                                                      const std::vector<RecordedPick>& picks) {
   if (rows.empty()) return std::nullopt;  // a fresh problem: the walk starts with the lead anyway
-  std::vector<size_t> lead;
-  for (size_t g = 0; g < p.candidates.size(); ++g) {
-    const std::vector<const search::Candidate*> best = best_honest(p);
-    lead.push_back(static_cast<size_t>(best[g] - p.candidates[g].data()));
-  }
+  const std::vector<size_t> lead = best_honest_pick(p);
   for (size_t g = 0; g < lead.size(); ++g) {
     const map::KernelConfig& want = p.candidates[g][lead[g]].config;
+    const std::string summary = want.summary(), path_text = summary.substr(0, summary.find(" a="));
     bool tried = false;
     for (size_t k = 0; k < rows.size() && !tried; ++k)
       tried = picks[k] ? path_of(p.candidates[g][(*picks[k])[g]].config) == path_of(want)
-                       : rows[k].config.find(want.summary().substr(0, want.summary().find(" a="))) != std::string::npos;
+                       : rows[k].config.find(path_text) != std::string::npos;
     if (!tried) return lead;
   }
   return std::nullopt;
@@ -361,7 +353,7 @@ std::string demote_written(Problem& p, const store::RunStore& store, const std::
   p.written_modelnew.clear();
   p.written_built_here = false;
   const std::vector<store::AttemptRow> rows = store.attempts(p.name);
-  adopt_recorded_best(p, rows, recorded_picks(p, rows), cutlass_dir, failed_remeasures(store, p.name));
+  adopt_recorded_best(p, rows, recorded_picks(p, rows), cutlass_dir, store.failed_remeasures(p.name));
   if (!p.written_hash.empty()) {
     std::ostringstream o;
     o << "written now: program " << p.written_hash << " (" << *p.written_ms << " ms as an attempt), re-measured in turn";
@@ -639,7 +631,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         return r.verdict == "ok" && map::mapping_signature(r.dsl) == mapping;
       });
       // A program that failed its re-measurement is no verified result for the scheduler either.
-      const std::set<std::string> failed = failed_remeasures(*store, problems[i].name);
+      const std::set<std::string> failed = store->failed_remeasures(problems[i].name);
       for (const store::AttemptRow& r : recorded) {
         ++resumed;
         if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;

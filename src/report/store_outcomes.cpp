@@ -1,6 +1,7 @@
 #include "report/store_outcomes.h"
 
 #include <algorithm>
+#include <set>
 
 namespace ucutlass::report {
 
@@ -12,16 +13,12 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
     // Baselines are measured again by every eval; the problem row may predate them.
     const std::vector<store::AttemptRow> rows = store.attempts(p.name);
     // A program whose re-measurement failed is not the problem's best (optimize writes the next one).
-    auto failed_again = [&](const store::AttemptRow& a) {
-      return std::any_of(confirmations.begin(), confirmations.end(), [&](const store::ConfirmationRow& c) {
-        return c.problem == p.name && c.hash == a.hash && c.verdict != "ok";
-      });
-    };
+    const std::set<std::string> failed = store.failed_remeasures(p.name);
     const store::AttemptRow* best = nullptr;
     for (const store::AttemptRow& a : rows) {
       if (o.eager_ms <= 0) o.eager_ms = a.eager_ms;
       if (o.compile_ms <= 0) o.compile_ms = a.compile_ms;
-      const bool counts = a.verdict == "ok" && a.time_ms > 0 && !failed_again(a);
+      const bool counts = a.verdict == "ok" && a.time_ms > 0 && !failed.count(a.hash);
       o.attempts.push_back(counts ? std::optional<double>(a.time_ms) : std::nullopt);
       if (counts && (!best || a.time_ms < best->time_ms)) best = &a;
     }

@@ -272,7 +272,8 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   }
   // K as the kernel runs it: tripled by 3xTF32's K stacking (map::KernelConfig::k_stack3), each part
   // padded to whole 16-byte rows (map/stacked_k.h).
-  const int64_t run_k = c.k_stack3 ? 3 * map::stacked_part_k(m, c) : m.k;
+  const int64_t part_k = map::stacked_part_k(m, c);  // m.k unless K-stacked parts are padded
+  const int64_t run_k = c.k_stack3 ? 3 * part_k : m.k;
   // Few K iterations per CTA leave the pipeline's fill and drain exposed.
   const double k_iters = static_cast<double>(ceil_div(run_k, bk)) / splits;
   const double pipeline = k_iters / (k_iters + 2.0);
@@ -340,8 +341,8 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
           c.k_stack3 ? kSplitTrafficFactor * (src_bytes + 3 * in_bytes) : src_bytes + in_bytes;
       // Parts padded to whole 16-byte rows (map/stacked_k.h) cost a zero-padding copy of the f32
       // operand first (read, write), then a split of the padded width.
-      const bool padded = c.k_stack3 && map::stacked_part_k(m, c) != m.k;
-      const double widen = c.k_stack3 ? static_cast<double>(map::stacked_part_k(m, c)) / static_cast<double>(m.k) : 1.0;
+      const bool padded = part_k != m.k;
+      const double widen = padded ? static_cast<double>(part_k) / static_cast<double>(m.k) : 1.0;
       auto split = [&](const map::GemmOperand& op, double elements) {
         if (op.parameter) return;
         e.t_overhead += per_element * elements * widen / bw + kLaunchSeconds;

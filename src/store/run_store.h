@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,8 @@ class RunStore {
   bool record_confirmation(ConfirmationRow& c);
   bool has_confirmation(const std::string& problem, const std::string& hash) const;
   std::vector<ConfirmationRow> confirmations(const std::string& problem = "") const;
+  // The program hashes of `problem` whose re-measurement failed: no solution to write or count.
+  std::set<std::string> failed_remeasures(const std::string& problem) const;
 
   const std::string& last_error() const { return error_; }
 
