@@ -40,39 +40,25 @@ TEST(StopReason, Table) {
   for (const Row& r : rows) EXPECT_EQ(stop_reason_name(stop_reason(r.p, pol)), stop_reason_name(r.want));
 }
 
-// A new mapping (kernels with no correct recorded attempt) keeps a problem whose window is spent open;
-// the other rules still stop it.
-TEST(StopReason, ANewMappingOutlivesTheWindow) {
+// A new mapping (kernels with no correct recorded attempt) or an untried lead path (the ranking's
+// lead runs a path no recorded attempt ran) keeps a problem whose window is spent open; the other
+// rules still stop it.
+TEST(StopReason, ANewMappingOrAnUntriedLeadOutlivesTheWindowOnly) {
   Policy pol;
   pol.epsilon = 0.25;
   pol.window = 4;
   pol.per_problem_budget = 10;
-  ProblemState p = state(1.0, 2.0, 1.5, 6, 4);
-  p.new_mapping = true;
-  EXPECT_EQ(stop_reason(p, pol), StopReason::none);
-  p.attempts = 10;
-  EXPECT_EQ(stop_reason(p, pol), StopReason::budget);
-  ProblemState near = state(1.0, 2.0, 1.2, 3, 4);
-  near.new_mapping = true;
-  EXPECT_EQ(stop_reason(near, pol), StopReason::near_sol);
-}
-
-// An untried lead path (ProblemState::untried_lead) keeps a spent window open the same way, and only
-// the window: near SOL or out of budget it stops.
-TEST(StopReason, AnUntriedLeadOutlivesTheWindowOnly) {
-  Policy pol;
-  pol.epsilon = 0.25;
-  pol.window = 4;
-  pol.per_problem_budget = 10;
-  ProblemState p = state(1.0, 2.0, 1.5, 6, 4);
-  EXPECT_EQ(stop_reason(p, pol), StopReason::no_improvement);
-  p.untried_lead = true;
-  EXPECT_EQ(stop_reason(p, pol), StopReason::none);
-  p.attempts = 10;
-  EXPECT_EQ(stop_reason(p, pol), StopReason::budget);
-  ProblemState near = state(1.0, 2.0, 1.2, 3, 4);
-  near.untried_lead = true;
-  EXPECT_EQ(stop_reason(near, pol), StopReason::near_sol);
+  for (bool ProblemState::*flag : {&ProblemState::new_mapping, &ProblemState::untried_lead}) {
+    ProblemState p = state(1.0, 2.0, 1.5, 6, 4);
+    EXPECT_EQ(stop_reason(p, pol), StopReason::no_improvement);
+    p.*flag = true;
+    EXPECT_EQ(stop_reason(p, pol), StopReason::none);
+    p.attempts = 10;
+    EXPECT_EQ(stop_reason(p, pol), StopReason::budget);
+    ProblemState near = state(1.0, 2.0, 1.2, 3, 4);
+    near.*flag = true;
+    EXPECT_EQ(stop_reason(near, pol), StopReason::near_sol);
+  }
 }
 
 TEST(RecordAttempt, ImprovementResetsTheWindowNoiseDoesNot) {
