@@ -161,9 +161,11 @@ def _read_pairs(path):
         text = f.read()
     base = os.path.dirname(os.path.abspath(path))
     if text.lstrip().startswith("["):
-        # Optional per pair: "sol_ms", "baselines" (one batch may hold several problems) and
-        # "timing_min_ms" (a re-measurement beside attempts).
-        pairs = [(p["problem"], p["solution"], {k: p[k] for k in ("sol_ms", "baselines", "timing_min_ms") if k in p})
+        # Optional per pair: "sol_ms", "baselines" (one batch may hold several problems),
+        # "timing_min_ms" (a re-measurement beside attempts) and "after_builds" (with --overlap-builds,
+        # evaluated only once every build of the batch has ended).
+        pairs = [(p["problem"], p["solution"],
+                  {k: p[k] for k in ("sol_ms", "baselines", "timing_min_ms", "after_builds") if k in p})
                  for p in json.loads(text)]
     else:
         pairs = []
@@ -244,7 +246,10 @@ def run_pairs(pairs, args, out_dir, label_of=None):
     builds then leave two cores per device to the evaluations; with --cpu-split the machine's CPUs are
     split (cpu_split.py), the evaluation workers pinned to theirs and the builds, compilers included, to
     the rest. Each record says how many builds were still running when its evaluation started and, in
-    "cpu_split", which CPUs each side had (null: no split, everything shared them).
+    "cpu_split", which CPUs each side had (null: no split, everything shared them). A pair marked
+    "after_builds" waits until every build has ended, so its timing sees an idle host: the optimizer's
+    re-measurements of written solutions, whose figure is what a user running the solution alone sees
+    (beside the builds, short host-bound programs measured up to 1.3x slower; docs/optimize.md).
     """
     os.makedirs(out_dir, exist_ok=True)
     devices = eval_devices(args)
@@ -314,20 +319,27 @@ def run_pairs(pairs, args, out_dir, label_of=None):
         try:
             if overlap:
                 by_solution = {}
+                quiet = [i for i, pair in enumerate(pairs) if len(pair) > 2 and (pair[2] or {}).get("after_builds")]
                 for i, sol in enumerate(solutions):
+                    if i in quiet:
+                        continue
                     if os.path.isfile(sol):
                         by_solution.setdefault(os.path.abspath(sol), []).append(i)
                     else:
                         ready.put(i)  # its evaluation records the missing file
-                building[0] = len(by_solution)
 
                 def built(path, _info):
                     with lock:
                         building[0] -= 1
                     for i in by_solution.get(path, []):
                         ready.put(i)
+                # Every solution is built here, the quiet pairs' too (a cached one at once), and they
+                # queue behind whatever was built last.
+                building[0] = len({os.path.abspath(s) for s in solutions if os.path.isfile(s)})
                 _prebuild(args, solutions, out_dir, max(1, jobs - 2 * len(devices)), on_done=built,
                           cpus=cpus[1] if cpus else None)
+                for i in quiet:
+                    ready.put(i)
             else:
                 for i in range(len(pairs)):
                     ready.put(i)

@@ -38,6 +38,7 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
     if (b.sol_ms > 0) pair["sol_ms"] = b.sol_ms;
     if (!b.baselines.empty()) pair["baselines"] = b.baselines;
     if (b.timing_min_ms >= 0) pair["timing_min_ms"] = b.timing_min_ms;
+    if (b.after_builds) pair["after_builds"] = true;
     pairs.push_back(std::move(pair));
   }
   const fs::path pairs_file = fs::path(opt.out_dir) / "pairs.json";

@@ -39,6 +39,9 @@ struct BatchPair {
   double sol_ms = 0;       // 0: the options' sol_ms
   std::string baselines;   // "": the options' baselines
   double timing_min_ms = -1;  // < 0: the options' (a written solution re-measured in its own window)
+  // With overlap_builds: evaluated only once every build of the batch has ended, on an idle host (a
+  // re-measurement, whose figure should be the solution's alone, not its time beside our compilers).
+  bool after_builds = false;
 };
 
 // A result JSON the harness wrote; null when missing or cut short (unparseable).

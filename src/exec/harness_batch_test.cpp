@@ -148,8 +148,9 @@ TEST(HarnessBatch, TheDevicesOptionReachesTheHarness) {
   fs::remove_all(dir);
 }
 
-TEST(HarnessBatch, APairsOwnTimingWindowGoesIntoThePairsFile) {
-  // Only the pair that asks for a window carries one; the harness reads it there (test_batch_devices.py).
+TEST(HarnessBatch, APairsOwnTimingWindowAndWaitGoIntoThePairsFile) {
+  // Only the pair that asks for a window, or to wait for the builds, carries it; the harness reads
+  // them there (test_batch_devices.py).
   const fs::path dir = fs::temp_directory_path() / ("ucutlass_batch_window_" + std::to_string(::getpid()));
   BatchEvalOptions o;
   o.out_dir = dir.string();
@@ -157,12 +158,15 @@ TEST(HarnessBatch, APairsOwnTimingWindowGoesIntoThePairsFile) {
   o.devices = "0,0";  // the harness stops at its usage error: only the pairs file matters here
   BatchPair attempt{"p.py", "a.py"}, confirm{"p.py", "c.py"};
   confirm.timing_min_ms = 1000;
+  confirm.after_builds = true;
   evaluate_batch({attempt, confirm}, o);
   std::ifstream in(dir / "pairs.json");
   const nlohmann::json pairs = nlohmann::json::parse(in, nullptr, false);
   ASSERT_TRUE(pairs.is_array() && pairs.size() == 2) << pairs.dump();
   EXPECT_FALSE(pairs[0].contains("timing_min_ms"));
   EXPECT_EQ(pairs[1].value("timing_min_ms", 0.0), 1000.0);
+  EXPECT_FALSE(pairs[0].contains("after_builds"));
+  EXPECT_TRUE(pairs[1].value("after_builds", false));
   fs::remove_all(dir);
 }
 

@@ -106,6 +106,34 @@ def test_overlap_builds_evaluates_each_solution_once_its_build_ends(tmp_path, mo
             assert all("concurrent_builds" not in r for r in records)
 
 
+def test_an_after_builds_pair_waits_for_every_build_to_end(tmp_path, monkeypatch):
+    """A re-measurement marked after_builds is evaluated on an idle host: after the slow build ends,
+    although its own solution needs no build; the attempt beside it is evaluated as soon as it is built."""
+    prob = tmp_path / "p.py"
+    prob.write_text("x = 1\n")
+    slow_done = tmp_path / "slow_done"
+    slow = tmp_path / "slow.py"
+    slow.write_text(f"import time, pathlib\ntime.sleep(3)\npathlib.Path({str(slow_done)!r}).touch()\n")
+    for name in ("fast.py", "confirm.py"):
+        (tmp_path / name).write_text("x = 1\n")
+    pairs = tmp_path / "pairs.json"
+    pairs.write_text(json.dumps([{"problem": str(prob), "solution": str(slow)},
+                                 {"problem": str(prob), "solution": str(tmp_path / "fast.py")},
+                                 {"problem": str(prob), "solution": str(tmp_path / "confirm.py"), "after_builds": True}]))
+    seen = {}
+    def fake_run_task(task, timeout, env):
+        seen[task["solution"].rsplit("/", 1)[-1]] = slow_done.exists()
+        return {"verdict": "ok"}
+    monkeypatch.setattr(worker, "run_task", fake_run_task)
+    out = tmp_path / "out"
+    assert cli.main(["batch", str(pairs), "--out-dir", str(out), "--prebuild-jobs", "8", "--overlap-builds",
+                     "--ext-cache", str(tmp_path / "ext")]) == 0
+    assert seen == {"slow.py": True, "fast.py": False, "confirm.py": True}
+    records = json.loads((out / "summary.json").read_text())["results"]
+    assert [r["solution"].rsplit("/", 1)[-1] for r in records] == ["slow.py", "fast.py", "confirm.py"]
+    assert records[2]["concurrent_builds"] == 0 and records[1]["concurrent_builds"] >= 1
+
+
 def test_l2_flush_mode_reaches_the_task(tmp_path, monkeypatch):
     seen = []
     monkeypatch.setattr(worker, "run_task", lambda task, t, e: seen.append(task["l2_flush"]) or {"verdict": "ok"})
