@@ -11,7 +11,9 @@ moves by several percent from run to run, the fastest of many is biased low, and
 from the stores overstates what the written solutions do when measured again. Pairs: the later over the
 earlier time (STORE_B / STORE_A, or verify / store), per pair and as a geometric mean, with the spread.
 --remeasured sets the store's attempts beside its own re-measurements of the written solutions
-(`ucutlass optimize` records them in the store's confirmations table, timed in the harness's window).
+(`ucutlass optimize` records them in the store's confirmations table, timed in the harness's window),
+with the summary split by whether builds were running beside the re-measurement (its result's
+concurrent_builds: 0 is an idle host, as every re-measurement since session 19 waits for the builds).
 Writes bench/results/measurement-drift-<stamp>.json with provenance.
 """
 import argparse
@@ -40,29 +42,45 @@ def verify_times(path):
 
 
 def remeasured_times(store):
-    """{(problem, hash): time_ms} of the store's passing re-measurements (none in a store from before them)."""
+    """{(problem, hash): time_ms} of the store's passing re-measurements (none in a store from before them),
+    and {(problem, hash): builds running beside it} (None where the result does not say)."""
     con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
-        rows = con.execute("SELECT problem, hash, time_ms FROM confirmations WHERE verdict = 'ok' AND time_ms > 0").fetchall()
+        rows = con.execute("SELECT problem, hash, time_ms, result_json FROM confirmations "
+                           "WHERE verdict = 'ok' AND time_ms > 0").fetchall()
     except sqlite3.OperationalError:
         rows = []
     con.close()
-    return {(p, h): t for p, h, t in rows}
+    builds = {}
+    for p, h, _, text in rows:
+        try:
+            builds[(p, h)] = json.loads(text).get("concurrent_builds")
+        except (ValueError, AttributeError):
+            builds[(p, h)] = None
+    return {(p, h): t for p, h, t, _ in rows}, builds
 
 
 def drift(first, second):
     """The pairs measured in both, with second / first, and their summary."""
     pairs = [{"problem": p, "hash": h, "first_ms": first[(p, h)], "second_ms": second[(p, h)],
               "ratio": second[(p, h)] / first[(p, h)]} for (p, h) in sorted(first) if (p, h) in second]
-    ratios = [x["ratio"] for x in pairs]
-    summary = {"pairs": len(pairs)}
+    return pairs, summarize([x["ratio"] for x in pairs])
+
+
+def summarize(ratios):
+    summary = {"pairs": len(ratios)}
     if ratios:
         logs = [math.log(r) for r in ratios]
         summary.update({"geomean_ratio": math.exp(statistics.fmean(logs)), "min_ratio": min(ratios),
                         "max_ratio": max(ratios), "median_ratio": statistics.median(ratios),
                         "log_stdev": statistics.stdev(logs) if len(logs) > 1 else 0.0,
                         "within_5pct": sum(abs(r - 1) <= 0.05 for r in ratios) / len(ratios)})
-    return pairs, summary
+    return summary
+
+
+def line(summary):
+    return (f"second / first geomean {summary['geomean_ratio']:.3f}, median {summary['median_ratio']:.3f}, "
+            f"range {summary['min_ratio']:.3f}-{summary['max_ratio']:.3f}, {100 * summary['within_5pct']:.0f}% within 5%")
 
 
 def main(argv):
@@ -77,11 +95,17 @@ def main(argv):
         ap.error("give two stores, or one store and --verify or --remeasured")
     started = provenance.now()
     first = correct_times(a.stores[0])
+    builds = {}
     if a.remeasured:
-        second = remeasured_times(a.stores[0])
+        second, builds = remeasured_times(a.stores[0])
     else:
         second = verify_times(a.verify) if a.verify else correct_times(a.stores[1])
     pairs, summary = drift(first, second)
+    if a.remeasured:
+        for x in pairs:
+            x["concurrent_builds"] = builds.get((x["problem"], x["hash"]))
+        summary["idle_host"] = summarize([x["ratio"] for x in pairs if x["concurrent_builds"] == 0])
+        summary["beside_builds"] = summarize([x["ratio"] for x in pairs if (x["concurrent_builds"] or 0) > 0])
     doc = {"bench": "measurement-drift", "date": started.isoformat(), **provenance.command(),
            "git": provenance.git_state(), "first": a.stores[0],
            "second": a.verify or (a.stores[0] + " (re-measured)" if a.remeasured else a.stores[1]),
@@ -90,9 +114,10 @@ def main(argv):
     if not pairs:
         print("no program measured correct in both")
     else:
-        print(f"{summary['pairs']} program(s) measured in both: second / first geomean {summary['geomean_ratio']:.3f}, "
-              f"median {summary['median_ratio']:.3f}, range {summary['min_ratio']:.3f}-{summary['max_ratio']:.3f}, "
-              f"{100 * summary['within_5pct']:.0f}% within 5%")
+        print(f"{summary['pairs']} program(s) measured in both: {line(summary)}")
+        for key, what in (("idle_host", "re-measured on an idle host"), ("beside_builds", "re-measured beside builds")):
+            if summary.get(key, {}).get("pairs"):
+                print(f"  {summary[key]['pairs']} {what}: {line(summary[key])}")
     return 0
 
 
