@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -59,15 +61,20 @@ def test_wrong_arguments_are_refused(tmp_path):
 
 
 def test_a_stores_attempts_beside_its_own_remeasurements(tmp_path):
-    a = store(tmp_path / "a.sqlite", [("p", "h1", 1.0, "ok"), ("q", "h2", 2.0, "ok")])
+    a = store(tmp_path / "a.sqlite", [("p", "h1", 1.0, "ok"), ("q", "h2", 2.0, "ok"), ("r", "h3", 1.0, "ok")])
     db = sqlite3.connect(a)
-    db.execute("CREATE TABLE confirmations (problem TEXT, hash TEXT, verdict TEXT, time_ms REAL)")
-    db.executemany("INSERT INTO confirmations VALUES (?, ?, ?, ?)", [("p", "h1", "ok", 1.1), ("q", "h2", "incorrect", 0.0)])
+    db.execute("CREATE TABLE confirmations (problem TEXT, hash TEXT, verdict TEXT, time_ms REAL, result_json TEXT)")
+    db.executemany("INSERT INTO confirmations VALUES (?, ?, ?, ?, ?)",
+                   [("p", "h1", "ok", 1.1, '{"concurrent_builds": 0}'), ("q", "h2", "incorrect", 0.0, "{}"),
+                    ("r", "h3", "ok", 1.3, '{"concurrent_builds": 5}')])
     db.commit()
     db.close()
     out = tmp_path / "drift.json"
     r = run(a, "--remeasured", "--out", str(out))
     assert r.returncode == 0, r.stderr
     doc = json.loads(out.read_text())
-    assert [(x["problem"], x["ratio"]) for x in doc["pairs"]] == [("p", 1.1)]  # a failed one has no time
+    # a failed one has no time
+    assert [(x["problem"], x["ratio"], x["concurrent_builds"]) for x in doc["pairs"]] == [("p", 1.1, 0), ("r", 1.3, 5)]
+    assert doc["summary"]["idle_host"]["geomean_ratio"] == pytest.approx(1.1)
+    assert doc["summary"]["beside_builds"]["geomean_ratio"] == pytest.approx(1.3)
     assert run(a, str(tmp_path / "b.sqlite"), "--remeasured").returncode == 2
