@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """One device call of a whole-suite campaign kept in bench/results/campaigns, both sides of it.
 
-    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--work DIR] [--verify SECS] [--one-gpu]
+    python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--and PROFILE STORE_A STORE_B ...]
+                                           [--work DIR] [--verify SECS] [--one-gpu]
     (the device call: `bench/device_parallel.sh` with the two OPTIMIZE_OUT folders it prints)
     python3 bench/campaign_call.py collect RESULTS_TGZ STORE [STORE] [--label NAME]
 
@@ -13,7 +14,9 @@ log shows the round the call will start with. Then bench/device_pack.sh packs bo
 device command to run is printed; with --verify SECS each GPU's stream ends with the verify step
 (every written ModelNew evaluated again) for SECS of its 570. With --one-gpu (an x1 machine) it prints two
 device calls, half a then half b on the still-warm machine (the second skips the unpack, which would put
-half b's folder back as it was packed), each collected on its own with its half's store alone.
+half b's folder back as it was packed), each collected on its own with its half's store alone. Each
+--and adds another campaign (a profile and its two stores) to the same carry: its calls follow on the
+warm machine, none unpacking again, so a session's device time is not spent starting a second machine.
 
 collect: unpacks the call's results.tgz, checkpoints each returned store (gpu0's for the first store
 given, gpu1's for the second) and copies it over the store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
@@ -73,40 +76,61 @@ def stream(half, folder, profile, verify_s=0, total_s=570):
             f'OPTIMIZE_FLAGS=--profile={profile} {steps}"')
 
 
+def prepare_half(work, half, store, profile):
+    """DIR/opt_<name> with the store's copy and its half's problems, planned here; the plan's log, or None."""
+    checkpoint(store)
+    out = work / folder_name(store)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    shutil.copy(store, out / "campaign.sqlite")
+    inherited(out)
+    # The same level/name paths as the device's OPTIMIZE_PROBLEMS copy, so problem names match.
+    probs = work / (out.name + ".problems")
+    shutil.rmtree(probs, ignore_errors=True)
+    for f in half_problems(half):
+        dest = probs / pathlib.Path(f).relative_to("problems")
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(REPO / f, dest)
+    log = work / f"plan-{out.name}.log"
+    with open(log, "w") as f:
+        rc = subprocess.run([str(REPO / "build" / "ucutlass"), "optimize", str(probs), "-o", str(out),
+                             f"--profile={profile}", "--baselines", str(REPO / "bench/results/baselines-h200.json"),
+                             *ROUND, "--plan"], stdout=f, stderr=subprocess.STDOUT).returncode
+    if rc != 0:
+        print(f"campaign_call: --plan over half {half} of {store} failed, see {log}", file=sys.stderr)
+        return None
+    print(f"half {half} of {store}: {out} (next round in {log})")
+    return log
+
+
+def campaigns(a):
+    """[(profile, [store_a, store_b])]: the positional campaign, then each --and."""
+    return [(a.profile, list(a.stores))] + [(more[0], more[1:]) for more in (a.more or [])]
+
+
 def prepare(a):
     work = pathlib.Path(a.work or tempfile.mkdtemp(prefix="campaign-call-"))
-    streams = []
-    for half, store in zip(HALVES, a.stores):
-        checkpoint(store)
-        out = work / folder_name(store)
-        if out.exists():
-            shutil.rmtree(out)
-        out.mkdir(parents=True)
-        shutil.copy(store, out / "campaign.sqlite")
-        inherited(out)
-        # The same level/name paths as the device's OPTIMIZE_PROBLEMS copy, so problem names match.
-        probs = work / (out.name + ".problems")
-        shutil.rmtree(probs, ignore_errors=True)
-        for f in half_problems(half):
-            dest = probs / pathlib.Path(f).relative_to("problems")
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy(REPO / f, dest)
-        log = work / f"plan-{half}.log"
-        with open(log, "w") as f:
-            rc = subprocess.run([str(REPO / "build" / "ucutlass"), "optimize", str(probs), "-o", str(out),
-                                 f"--profile={a.profile}", "--baselines", str(REPO / "bench/results/baselines-h200.json"),
-                                 *ROUND, "--plan"], stdout=f, stderr=subprocess.STDOUT).returncode
-        if rc != 0:
-            print(f"campaign_call: --plan over half {half} failed, see {log}", file=sys.stderr)
-            return 1
-        print(f"half {half}: {out} (next round in {log})")
-        streams.append(stream(half, out.name, a.profile, a.verify))
+    groups = campaigns(a)
+    stores = [s for _, pair in groups for s in pair]
+    if len({folder_name(s) for s in stores}) != len(stores):
+        print("campaign_call: two stores give the same folder name; each store may appear once", file=sys.stderr)
+        return 2
+    planned = []
+    for profile, pair in groups:
+        streams = []
+        for half, store in zip(HALVES, pair):
+            if prepare_half(work, half, store, profile) is None:
+                return 1
+            streams.append(stream(half, folder_name(store), profile, a.verify))
+        planned.append((streams, pair))
     # NO_SRC: the device's copy of the working tree is the source (commit first); the tracked stores and a
     # packed copy of the tree together outgrew the device tool's 64 MiB (2026-12-01).
-    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in a.stores)], check=True,
+    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in stores)], check=True,
                    env={**__import__("os").environ, "NO_SRC": "1"})
-    for line in device_commands(streams, a.stores, a.one_gpu):
-        print(line)
+    for i, (streams, pair) in enumerate(planned):
+        for line in device_commands(streams, pair, a.one_gpu, unpack=i == 0):
+            print(line)
     return 0
 
 
@@ -114,17 +138,20 @@ UNPACK = 'eval "$(bench/device_unpack.sh)" && '
 RUN = "cd build/devtree && timeout 585 bench/device_parallel.sh $OUT "
 
 
-def device_commands(streams, stores, one_gpu=False):
+def device_commands(streams, stores, one_gpu=False, unpack=True):
     """What to run on the device (carry build/devcarry) and how to collect it: both streams in one call of an
-    x2 machine, or (one_gpu) one call per half, the second on the warm machine without the unpack."""
+    x2 machine, or (one_gpu) one call per half, the second on the warm machine without the unpack. A
+    campaign after the first in the same carry (unpack False) starts on the warm machine too."""
+    first = UNPACK + RUN if unpack else RUN
+    warm = "" if unpack else " on the still-warm machine (no unpack: it would reset the folders run before)"
     if not one_gpu:
-        return ["device command (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):",
-                UNPACK + RUN + " ".join(streams),
+        return [f"device command{warm} (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):",
+                first + " ".join(streams),
                 f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} {stores[1]}"]
-    return ["device call 1 (kind nvidia-h200, carry build/devcarry), half a:",
-            UNPACK + RUN + streams[0],
+    return [f"device call{warm} (kind nvidia-h200, carry build/devcarry), half a of {stores[0]}:",
+            first + streams[0],
             f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} --with {stores[1]}",
-            "device call 2 on the still-warm machine (no unpack: it would reset half b's folder), half b:",
+            f"device call on the still-warm machine (no unpack: it would reset the folders run before), half b of {stores[1]}:",
             RUN + streams[1],
             f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[1]} --with {stores[0]}"]
 
@@ -179,6 +206,8 @@ def main():
     p = sub.add_parser("prepare")
     p.add_argument("profile")
     p.add_argument("stores", nargs=2)
+    p.add_argument("--and", dest="more", nargs=3, action="append", metavar=("PROFILE", "STORE_A", "STORE_B"),
+                   help="another campaign in the same carry, its calls after the first's on the warm machine")
     p.add_argument("--work")
     p.add_argument("--verify", type=int, default=0, metavar="SECS",
                    help="end each GPU's stream with the verify step (bench/verify_written.py) for SECS of its 570")

@@ -29,3 +29,24 @@ def test_one_gpu_prints_a_call_per_half_the_second_without_the_unpack():
     assert one[4] == campaign_call.RUN + streams[1] and "device_unpack" not in one[4]
     assert one[2].endswith("collect RESULTS_TGZ A.sqlite --with B.sqlite")
     assert one[5].endswith("collect RESULTS_TGZ B.sqlite --with A.sqlite")
+
+
+def test_a_campaign_after_the_first_in_one_carry_never_unpacks_again():
+    streams = [campaign_call.stream(h, f"opt_kb_{h}", "kernelbench") for h in ("a", "b")]
+    later = campaign_call.device_commands(streams, ["C.sqlite", "D.sqlite"], one_gpu=True, unpack=False)
+    assert later[1] == campaign_call.RUN + streams[0] and later[4] == campaign_call.RUN + streams[1]
+    assert not any("device_unpack" in line for line in later)
+    assert later[2].endswith("collect RESULTS_TGZ C.sqlite --with D.sqlite")
+    x2 = campaign_call.device_commands(streams, ["C.sqlite", "D.sqlite"], unpack=False)
+    assert x2[1] == campaign_call.RUN + " ".join(streams)
+
+
+def test_and_adds_campaigns_in_order_and_a_store_twice_is_refused(tmp_path, capsys):
+    import argparse
+    a = argparse.Namespace(profile="kernelbench-v0.1", stores=["v/a.sqlite", "v/b.sqlite"],
+                           more=[["kernelbench", "k/a.sqlite", "k/b.sqlite"]], work=str(tmp_path), verify=0, one_gpu=True)
+    assert campaign_call.campaigns(a) == [("kernelbench-v0.1", ["v/a.sqlite", "v/b.sqlite"]),
+                                          ("kernelbench", ["k/a.sqlite", "k/b.sqlite"])]
+    a.more = [["kernelbench", "v/a.sqlite", "k/b.sqlite"]]
+    assert campaign_call.prepare(a) == 2
+    assert "each store may appear once" in capsys.readouterr().err
