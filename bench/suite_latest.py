@@ -24,7 +24,9 @@ A store's own re-measurements (`ucutlass optimize` evaluates each written soluti
 window and records it beside the attempts, the store's confirmations table) of a problem's fastest attempt
 put its re-measured speedup (store eager over the re-measured time) in the re-measured figure. A program
 that failed its re-measurement is no solution in either figure: the problem's best is its fastest other
-verified attempt (what optimize then writes), as in the store's own suite line.
+verified attempt (what optimize then writes), as in the store's own suite line. Nor is an attempt whose
+config ran again later as another program (a resume measures a stale best's configs again as today's
+program and writes that): no written solution holds the earlier program.
 
 --verify takes bench/verify_written.py results (given in order, the last one covering a problem speaks for
 it): a problem they re-measured takes the re-measured speedup (the written solution, eager timed beside it)
@@ -58,8 +60,16 @@ def read_store(path, profile_atol=None):
     rows = db.execute(
         "select p.name, p.eager_ms, count(a.id) from problems p join attempts a on a.problem = p.name "
         "group by p.name").fetchall()
+    attempts = db.execute("select problem, hash, config, verdict, time_ms, result_json from attempts order by id").fetchall()
+    # The program each config last ran as: an earlier program of the same config is one today's code no
+    # longer writes (optimize measures a stale best's configs again as today's program, and writes that).
+    latest = {(name, config): h for name, h, config, *_ in attempts}
     best = {}
-    for name, h, ms, result in db.execute("select problem, hash, time_ms, result_json from attempts where verdict = 'ok'"):
+    for name, h, config, verdict, ms, result in attempts:
+        if verdict != "ok":
+            continue
+        if config and latest[(name, config)] != h:
+            continue  # no written solution holds this program, so its time stands for none
         if (name, h) in failed:
             continue  # its program failed when evaluated again: not a solution (optimize writes the next one)
         if profile_atol is not None and not within_profile_atol(result, profile_atol):

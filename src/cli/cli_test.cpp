@@ -179,7 +179,7 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   fs::create_directories(dir);
   fs::copy_file(fs::path(UCUTLASS_SOURCE_DIR) / "tests/optimize/stores/kbsuite-b-2026-11-30-call4.sqlite", dir / "c.sqlite");
   ProcessResult r = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
-                              "-o", (dir / "o").string(), "--plan", "--batch", "1"});
+                              "-o", (dir / "o").string(), "--plan", "--batch", "1", "--no-round-fill"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t at = r.out.find("level1_016_gemv: expected gain ");
   ASSERT_NE(at, std::string::npos) << r.out;
@@ -212,7 +212,7 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_FALSE(fs::exists(dir / "o" / "evals"));
   // With --json the round is the summary's "plan", and stdout stays one JSON document.
   ProcessResult j = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
-                              "-o", (dir / "o").string(), "--plan", "--batch", "1", "--json"});
+                              "-o", (dir / "o").string(), "--plan", "--batch", "1", "--no-round-fill", "--json"});
   ASSERT_EQ(j.exit_code, 0) << j.err;
   const nlohmann::json summary = nlohmann::json::parse(j.out, nullptr, false);
   ASSERT_TRUE(summary.contains("plan")) << j.out;
@@ -224,6 +224,21 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   // Each config's own estimate, as the store will record it with the attempt (estimate_ms).
   ASSERT_EQ(summary["plan"][0]["estimates_ms"].size(), 1u) << j.out;
   EXPECT_GT(summary["plan"][0]["estimates_ms"][0].get<double>(), 0.0) << j.out;
+  // One problem open and four build slots: the round fills them (sched/round_fill.h). level1/016 is
+  // slower than PyTorch there, so its window does not bound the round.
+  ProcessResult filled = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
+                                   "-o", (dir / "o").string(), "--plan", "--batch", "1", "-j", "4", "--json"});
+  ASSERT_EQ(filled.exit_code, 0) << filled.err;
+  const nlohmann::json round = nlohmann::json::parse(filled.out, nullptr, false);
+  ASSERT_TRUE(round.contains("plan") && round["plan"].size() == 1u) << filled.out;
+  // The same round as --batch 4 (3 configs here: the walk's four picks hold one the store has measured).
+  ProcessResult four = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--store", (dir / "c.sqlite").string(),
+                                 "-o", (dir / "o").string(), "--plan", "--batch", "4", "--no-round-fill", "--json"});
+  ASSERT_EQ(four.exit_code, 0) << four.err;
+  const nlohmann::json batch4 = nlohmann::json::parse(four.out, nullptr, false);
+  ASSERT_TRUE(batch4.contains("plan") && batch4["plan"].size() == 1u) << four.out;
+  EXPECT_GT(round["plan"][0]["configs"].size(), 1u) << filled.out;
+  EXPECT_EQ(round["plan"][0]["configs"], batch4["plan"][0]["configs"]) << filled.out;
   fs::remove_all(dir);
 }
 

@@ -37,6 +37,8 @@
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "sched/remeasure_queue.h"
+#include "sched/round_fill.h"
+#include "store/superseded.h"
 #include "search/config_space.h"
 #include "search/cost_model.h"
 #include "search/conv_space.h"
@@ -80,6 +82,7 @@ struct OptimizeArgs {
   int jobs = 2;
   int batch = 4;              // attempts of one problem per round
   int batch_problems = 4;     // problems per round: their attempts build in parallel, one harness batch
+  bool no_round_fill = false;  // keep --batch even when few problems are open (sched/round_fill.h)
   std::string baselines_file; // KernelBench baseline JSON (harness `baselines`): eager / compile times
   std::string ext_cache;      // TORCH_EXTENSIONS_DIR of every attempt ("" = OUT/torch_extensions)
   std::string devices;        // GPUs evaluating a round's attempts at once ("0,1", "all"; "" = GPU 0)
@@ -632,12 +635,17 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       });
       // A program that failed its re-measurement is no verified result for the scheduler either.
       const std::set<std::string> failed = store->failed_remeasures(problems[i].name);
-      for (const store::AttemptRow& r : recorded) {
+      // Nor is a program whose config ran again later as today's program (store/superseded.h): its time
+      // is no solution's, and a best the written solution cannot reach closed windows it should not.
+      const std::vector<bool> superseded = store::superseded_attempts(recorded);
+      for (size_t k = 0; k < recorded.size(); ++k) {
+        const store::AttemptRow& r = recorded[k];
         ++resumed;
         if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;
         if (!older_window_store && states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
-        sched::record_attempt(states[i], r.verdict == "ok" && !failed.count(r.hash) ? std::optional<double>(r.time_ms) : std::nullopt);
+        const bool verified = r.verdict == "ok" && !failed.count(r.hash) && !superseded[k];
+        sched::record_attempt(states[i], verified ? std::optional<double>(r.time_ms) : std::nullopt);
       }
       if (problems[i].skipped.empty()) {
         const std::vector<RecordedPick> picks = recorded_picks(problems[i], recorded);
@@ -812,8 +820,14 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       // --batch-problems, every problem with up to --batch attempts. All of them
       // build in parallel and are evaluated in one harness batch.
       std::vector<sched::ProblemState> view = states;
+      int open = 0;
       for (size_t i = 0; i < problems.size(); ++i)
-        if (problems[i].skipped.empty() && sched::stop_reason(view[i], policy) == sched::StopReason::none) expect(i, view[i]);
+        if (problems[i].skipped.empty() && sched::stop_reason(view[i], policy) == sched::StopReason::none) {
+          expect(i, view[i]);
+          ++open;
+        }
+      // Few problems open: each takes a share of the build slots (sched/round_fill.h).
+      const int batch_now = sched::round_batch(a.batch, a.jobs, open, !a.no_round_fill);
       std::vector<Pending> batch;
       bool picked_any = false;
       for (int taken = 0; taken < a.batch_problems;) {
@@ -832,7 +846,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         // mark goes too: gather measures it now, and the round's next slots go to other problems.
         view[i].exhausted = true;
         view[i].stale_best = false;
-        int room = std::min(a.batch, policy.per_problem_budget - states[i].attempts);
+        int room = std::min({batch_now, policy.per_problem_budget - states[i].attempts, sched::window_room(states[i], policy)});
         if (policy.total_budget > 0) room = std::min(room, policy.total_budget - used - planned);
         std::vector<Pending> mine = gather(static_cast<size_t>(i), std::max(room, 1));
         if (mine.empty()) {  // its candidates are spent: no slot taken, and --plan does not list it
@@ -1054,7 +1068,11 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                                 "Map a plain scaled_dot_product_attention's two GEMMs also where the problem has other GEMMs "
                                 "(default: only where it has none)");
                    app.add_option("-j,--jobs", a->jobs, "Parallel builds (nvcc, and the attempts' extensions before each batch)");
-                   app.add_option("--batch", a->batch, "Attempts of one problem per round (default 4)")->check(CLI::Range(1, 64));
+                   app.add_option("--batch", a->batch,
+                                  "Attempts of one problem per round (default 4; more while fewer problems are open than "
+                                  "--jobs can build at that many each, within each one's window)")->check(CLI::Range(1, 64));
+                   app.add_flag("--no-round-fill", a->no_round_fill,
+                                "Keep --batch attempts per problem even when few problems are open");
                    app.add_option("--batch-problems", a->batch_problems,
                                   "Problems per round, picked by the scheduler; the round's attempts build in parallel and are "
                                   "evaluated in one harness batch (default 4)")

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "store/superseded.h"
+
 namespace ucutlass::report {
 
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
@@ -14,11 +16,14 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
     const std::vector<store::AttemptRow> rows = store.attempts(p.name);
     // A program whose re-measurement failed is not the problem's best (optimize writes the next one).
     const std::set<std::string> failed = store.failed_remeasures(p.name);
+    // A config that ran again later as today's program stands by that program (store/superseded.h).
+    const std::vector<bool> superseded = store::superseded_attempts(rows);
     const store::AttemptRow* best = nullptr;
-    for (const store::AttemptRow& a : rows) {
+    for (size_t k = 0; k < rows.size(); ++k) {
+      const store::AttemptRow& a = rows[k];
       if (o.eager_ms <= 0) o.eager_ms = a.eager_ms;
       if (o.compile_ms <= 0) o.compile_ms = a.compile_ms;
-      const bool counts = a.verdict == "ok" && a.time_ms > 0 && !failed.count(a.hash);
+      const bool counts = a.verdict == "ok" && a.time_ms > 0 && !failed.count(a.hash) && !superseded[k];
       o.attempts.push_back(counts ? std::optional<double>(a.time_ms) : std::nullopt);
       if (counts && (!best || a.time_ms < best->time_ms)) best = &a;
     }

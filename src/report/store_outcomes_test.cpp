@@ -103,5 +103,38 @@ TEST(StoreOutcomes, AProgramThatFailedItsReMeasurementIsNotTheBest) {
   std::filesystem::remove(path);
 }
 
+TEST(StoreOutcomes, AConfigMeasuredAgainAsTodaysProgramStandsByThatProgram) {
+  // A resume measured a stale best's configs again (today's code writes them as another program): the
+  // earlier, faster time is of a program no written solution holds, so the later one is the best, and
+  // its re-measurement the problem's. A config whose later program failed leaves no best of it at all.
+  std::string path;
+  auto s = fresh_store("stale_", &path);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
+  ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
+  for (auto [problem, hash, config, verdict, ms] :
+       {std::tuple{"a", "old", "cfg 1", "ok", 0.25}, {"a", "other", "cfg 2", "ok", 0.40}, {"a", "new", "cfg 1", "ok", 0.26},
+        {"b", "old", "cfg 1", "ok", 0.25}, {"b", "new", "cfg 1", "incorrect", 0.0}}) {
+    store::AttemptRow r;
+    r.problem = problem;
+    r.hash = hash;
+    r.config = config;
+    r.verdict = verdict;
+    r.time_ms = ms;
+    ASSERT_TRUE(s->record_attempt(r));
+  }
+  store::ConfirmationRow again{0, "a", "new", "ok", 0.27, 1000, "{}", 1};
+  ASSERT_TRUE(s->record_confirmation(again));
+  const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
+  ASSERT_EQ(o.size(), 2u);
+  const ProblemOutcome& a = o[0].name == "a" ? o[0] : o[1];
+  const ProblemOutcome& b = o[0].name == "a" ? o[1] : o[0];
+  EXPECT_EQ(a.attempts, (std::vector<std::optional<double>>{std::nullopt, 0.40, 0.26}));
+  ASSERT_TRUE(a.remeasured.has_value());
+  EXPECT_DOUBLE_EQ(a.remeasured->time_ms, 0.27);
+  EXPECT_EQ(b.attempts, (std::vector<std::optional<double>>{std::nullopt, std::nullopt}));
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace ucutlass::report

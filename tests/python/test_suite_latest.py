@@ -11,14 +11,14 @@ REPO = Path(__file__).resolve().parents[2]
 
 def store(path, problems, attempts, remeasured=()):
     """A store with the run store's tables: problems (name, eager_ms), attempts (problem, verdict, time_ms[,
-    hash[, result_json]]) and confirmations, the written solutions re-measured (problem, hash, verdict, time_ms)."""
+    hash[, result_json[, config]]]) and confirmations, the written solutions re-measured (problem, hash, verdict, time_ms)."""
     db = sqlite3.connect(path)
     db.executescript("""
         CREATE TABLE campaign (key TEXT PRIMARY KEY, value TEXT NOT NULL);
         CREATE TABLE problems (name TEXT PRIMARY KEY, file TEXT, sol_ms REAL, eager_ms REAL, compile_ms REAL,
                                status TEXT);
         CREATE TABLE attempts (id INTEGER PRIMARY KEY, problem TEXT, seq INTEGER, hash TEXT, verdict TEXT, time_ms REAL,
-                               result_json TEXT);
+                               result_json TEXT, config TEXT);
         CREATE TABLE confirmations (id INTEGER PRIMARY KEY, problem TEXT, hash TEXT, verdict TEXT, time_ms REAL,
                                     timing_min_ms REAL, result_json TEXT, wall_s REAL);
     """)
@@ -26,9 +26,9 @@ def store(path, problems, attempts, remeasured=()):
     for name, eager in problems.items():
         db.execute("INSERT INTO problems VALUES (?, '', 0, ?, 0, '')", (name, eager))
     for i, (name, verdict, ms, *rest) in enumerate(attempts):
-        h, result = (list(rest) + [f"h{i}", "{}"][len(rest):])[:2]
-        db.execute("INSERT INTO attempts (problem, seq, hash, verdict, time_ms, result_json) VALUES (?, ?, ?, ?, ?, ?)",
-                   (name, i, h, verdict, ms, result))
+        h, result, config = (list(rest) + [f"h{i}", "{}", ""][len(rest):])[:3]
+        db.execute("INSERT INTO attempts (problem, seq, hash, verdict, time_ms, result_json, config) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?)", (name, i, h, verdict, ms, result, config))
     for name, h, verdict, ms in remeasured:
         db.execute("INSERT INTO confirmations (problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s) "
                    "VALUES (?, ?, ?, ?, 1000, '{}', 1)", (name, h, verdict, ms))
@@ -113,3 +113,22 @@ def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp
     assert math.isclose(d["suite_geomean"], (4.0 * 1.0 * 2.0 * 2.0) ** (1 / 4))
     assert d["remeasured_problems"] == 1
     assert math.isclose(d["suite_geomean_remeasured"], (3.2 * 1.0 * 2.0 * 2.0) ** (1 / 4))
+
+
+def test_a_config_measured_again_as_todays_program_stands_by_that_program(tmp_path):
+    # a: its config "c1" ran first as program old (1.0 ms), then again as today's program new (2.0 ms,
+    # re-measured 2.5): no written solution holds old, so a is 2x in the stores' figure and 1.6x
+    # re-measured, not 4x; b: a later program of its config failed, so its earlier time stands for none.
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 3.0},
+                 [("a", "ok", 1.0, "old", "{}", "c1"), ("a", "ok", 2.0, "new", "{}", "c1"),
+                  ("b", "ok", 1.0, "old", "{}", "c1"), ("b", "incorrect", 0.0, "new", "{}", "c1")],
+                 [("a", "new", "ok", 2.5)])
+    out = tmp_path / "suite.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    rows = {p["problem"]: p for p in d["problems"]}
+    assert rows["a"]["best_ms"] == 2.0 and rows["b"]["best_ms"] is None
+    assert math.isclose(d["suite_geomean"], (2.0 * 1.0) ** (1 / 2))
+    assert math.isclose(d["suite_geomean_remeasured"], (1.6 * 1.0) ** (1 / 2))
