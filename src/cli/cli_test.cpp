@@ -274,8 +274,20 @@ TEST(Cli, AResumeReMeasuresItsWrittenSolutionOnceBesideTheRound) {
     std::string err;
     std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
     ASSERT_TRUE(st) << err;
-    store::ConfirmationRow c{0, "level1_016_gemv", "044e03f3cd06f788", "ok", 0.31, 1000, "{}", 4};
-    ASSERT_TRUE(st->record_confirmation(c)) << st->last_error();
+    // Taken beside 7 builds (as session 18's were): due once more, on an idle host.
+    store::ConfirmationRow beside{0, "level1_016_gemv", "044e03f3cd06f788", "ok", 0.36, 1000, R"({"concurrent_builds": 7})", 4};
+    ASSERT_TRUE(st->record_confirmation(beside)) << st->last_error();
+  }
+  r = plan({});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("  level1_016_gemv: program 044e03f3cd06f788, 0.300816 ms as an attempt (built again)\n"), std::string::npos)
+      << r.out;
+  {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::ConfirmationRow c{0, "level1_016_gemv", "044e03f3cd06f788", "ok", 0.31, 1000, R"({"concurrent_builds": 0})", 4};
+    ASSERT_TRUE(st->replace_confirmation(c)) << st->last_error();
   }
   r = plan({});
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -249,6 +249,36 @@ bool RunStore::has_confirmation(const std::string& problem, const std::string& h
   return s.step() == SQLITE_ROW;
 }
 
+bool RunStore::has_idle_confirmation(const std::string& problem, const std::string& hash) const {
+  Statement s(db_,
+              "SELECT 1 FROM confirmations WHERE problem = ? AND hash = ? AND (NOT json_valid(result_json) OR "
+              "COALESCE(json_extract(result_json, '$.concurrent_builds'), 0) = 0)");
+  if (!s.ok()) return false;  // a read-only store from before confirmations existed
+  s.bind(1, problem).bind(2, hash);
+  return s.step() == SQLITE_ROW;
+}
+
+bool RunStore::replace_confirmation(ConfirmationRow& c) {
+  Statement s(db_,
+              "UPDATE confirmations SET verdict = ?, time_ms = ?, timing_min_ms = ?, result_json = ?, wall_s = ? "
+              "WHERE problem = ? AND hash = ?");
+  if (!s.ok()) {
+    error_ = sqlite3_errmsg(db_);
+    return false;
+  }
+  s.bind(1, c.verdict).bind(2, c.time_ms).bind(3, c.timing_min_ms).bind(4, c.result_json).bind(5, c.wall_s);
+  s.bind(6, c.problem).bind(7, c.hash);
+  if (s.step() != SQLITE_DONE || sqlite3_changes(db_) != 1) {
+    error_ = sqlite3_changes(db_) == 0 ? "no re-measurement of " + c.problem + " program " + c.hash + " to replace"
+                                       : std::string(sqlite3_errmsg(db_));
+    return false;
+  }
+  Statement id(db_, "SELECT id FROM confirmations WHERE problem = ? AND hash = ?");
+  id.bind(1, c.problem).bind(2, c.hash);
+  if (id.step() == SQLITE_ROW) c.id = id.integer(0);
+  return true;
+}
+
 std::vector<ConfirmationRow> RunStore::confirmations(const std::string& problem) const {
   std::vector<ConfirmationRow> out;
   Statement s(db_,

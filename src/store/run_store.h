@@ -98,6 +98,13 @@ class RunStore {
   // existed has none). One row per (problem, hash): a second is not recorded (false).
   bool record_confirmation(ConfirmationRow& c);
   bool has_confirmation(const std::string& problem, const std::string& hash) const;
+  // A re-measurement taken with no build running beside it (its result's concurrent_builds 0 or absent:
+  // before overlapped builds none ran). Those taken beside builds (session 18, before re-measurements
+  // waited for their round's builds) are due once more, on an idle host.
+  bool has_idle_confirmation(const std::string& problem, const std::string& hash) const;
+  // Replaces the (problem, hash) row by `c` (the idle-host re-measurement of one taken beside builds;
+  // the caller keeps the old row in c.result_json); false if there is no such row.
+  bool replace_confirmation(ConfirmationRow& c);
   std::vector<ConfirmationRow> confirmations(const std::string& problem = "") const;
   // The program hashes of `problem` whose re-measurement failed: no solution to write or count.
   std::set<std::string> failed_remeasures(const std::string& problem) const;

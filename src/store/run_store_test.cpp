@@ -185,13 +185,28 @@ TEST(RunStore, ConfirmationsRoundTripOncePerProgramAndAnOlderStoreHasNone) {
     ASSERT_TRUE(s->record_confirmation(other));
     EXPECT_TRUE(s->has_confirmation("p1", "h2"));
     EXPECT_FALSE(s->has_confirmation("p2", "h2"));
+    // No concurrent_builds in the result: idle (no build ran beside it before overlapped builds).
+    EXPECT_TRUE(s->has_idle_confirmation("p1", "h1"));
+    ConfirmationRow beside{0, "p3", "h1", "ok", 0.30, 1000, R"({"concurrent_builds": 5})", 2.0};
+    ASSERT_TRUE(s->record_confirmation(beside));
+    EXPECT_TRUE(s->has_confirmation("p3", "h1"));
+    EXPECT_FALSE(s->has_idle_confirmation("p3", "h1"));
+    ConfirmationRow idle{0, "p3", "h1", "ok", 0.27, 1000, R"({"concurrent_builds": 0, "replaces": {"time_ms": 0.30}})", 2.0};
+    ASSERT_TRUE(s->replace_confirmation(idle)) << s->last_error();
+    EXPECT_EQ(idle.id, beside.id);
+    EXPECT_TRUE(s->has_idle_confirmation("p3", "h1"));
+    EXPECT_DOUBLE_EQ(s->confirmations("p3")[0].time_ms, 0.27);
+    ConfirmationRow none{0, "p4", "h9", "ok", 1.0, 1000, "{}", 1.0};
+    EXPECT_FALSE(s->replace_confirmation(none));
+    EXPECT_NE(s->last_error().find("no re-measurement of p4 program h9 to replace"), std::string::npos) << s->last_error();
+    ASSERT_EQ(s->confirmations("p3").size(), 1u);
     const std::vector<ConfirmationRow> p1 = s->confirmations("p1");
     ASSERT_EQ(p1.size(), 2u);
     EXPECT_EQ(p1[0].hash, "h1");
     EXPECT_DOUBLE_EQ(p1[0].time_ms, 0.26);  // the first kept, not the second
     EXPECT_DOUBLE_EQ(p1[0].timing_min_ms, 1000);
     EXPECT_EQ(p1[1].verdict, "incorrect");
-    EXPECT_EQ(s->confirmations().size(), 3u);
+    EXPECT_EQ(s->confirmations().size(), 4u);
     EXPECT_EQ(s->attempt_count(), 0u);  // not attempts
   }
   // A store written before confirmations existed, read where it is committed (read-only): none.
