@@ -21,6 +21,17 @@ std::unique_ptr<store::RunStore> fresh_store(const std::string& tag, std::string
   return s;
 }
 
+// One attempt row recorded in `s`: the fields the outcomes read.
+bool record(store::RunStore& s, const char* problem, const char* hash, const char* verdict, double ms, const char* config = "") {
+  store::AttemptRow r;
+  r.problem = problem;
+  r.hash = hash;
+  r.config = config;
+  r.verdict = verdict;
+  r.time_ms = ms;
+  return s.record_attempt(r);
+}
+
 TEST(StoreOutcomes, KeepsSkippedProblemsAndAttemptOrder) {
   std::string path;
   auto s = fresh_store("", &path);
@@ -58,14 +69,8 @@ TEST(StoreOutcomes, AReMeasurementCountsOnlyForTheBestAttemptsProgram) {
   ASSERT_TRUE(s);
   ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
   ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
-  for (auto [problem, hash, ms] : {std::tuple{"a", "slow", 1.5}, {"a", "fast", 1.0}, {"b", "only", 1.0}}) {
-    store::AttemptRow r;
-    r.problem = problem;
-    r.hash = hash;
-    r.verdict = "ok";
-    r.time_ms = ms;
-    ASSERT_TRUE(s->record_attempt(r));
-  }
+  for (auto [problem, hash, ms] : {std::tuple{"a", "slow", 1.5}, {"a", "fast", 1.0}, {"b", "only", 1.0}})
+    ASSERT_TRUE(record(*s, problem, hash, "ok", ms));
   // a: its older written program (slow) and its best (fast) re-measured; b: only a program it never
   // measured as an attempt.
   store::ConfirmationRow c1{0, "a", "slow", "ok", 1.6, 1000, "{}", 1};
@@ -86,14 +91,7 @@ TEST(StoreOutcomes, AProgramThatFailedItsReMeasurementIsNotTheBest) {
   auto s = fresh_store("failed_", &path);
   ASSERT_TRUE(s);
   ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
-  for (auto [hash, ms] : {std::pair{"slow", 1.5}, {"fast", 1.0}}) {
-    store::AttemptRow r;
-    r.problem = "a";
-    r.hash = hash;
-    r.verdict = "ok";
-    r.time_ms = ms;
-    ASSERT_TRUE(s->record_attempt(r));
-  }
+  for (auto [hash, ms] : {std::pair{"slow", 1.5}, {"fast", 1.0}}) ASSERT_TRUE(record(*s, "a", hash, "ok", ms));
   store::ConfirmationRow failed{0, "a", "fast", "incorrect", 0, 1000, "{}", 1};
   ASSERT_TRUE(s->record_confirmation(failed));
   const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
@@ -114,15 +112,8 @@ TEST(StoreOutcomes, AConfigMeasuredAgainAsTodaysProgramStandsByThatProgram) {
   ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
   for (auto [problem, hash, config, verdict, ms] :
        {std::tuple{"a", "old", "cfg 1", "ok", 0.25}, {"a", "other", "cfg 2", "ok", 0.40}, {"a", "new", "cfg 1", "ok", 0.26},
-        {"b", "old", "cfg 1", "ok", 0.25}, {"b", "new", "cfg 1", "incorrect", 0.0}}) {
-    store::AttemptRow r;
-    r.problem = problem;
-    r.hash = hash;
-    r.config = config;
-    r.verdict = verdict;
-    r.time_ms = ms;
-    ASSERT_TRUE(s->record_attempt(r));
-  }
+        {"b", "old", "cfg 1", "ok", 0.25}, {"b", "new", "cfg 1", "incorrect", 0.0}})
+    ASSERT_TRUE(record(*s, problem, hash, verdict, ms, config));
   store::ConfirmationRow again{0, "a", "new", "ok", 0.27, 1000, "{}", 1};
   ASSERT_TRUE(s->record_confirmation(again));
   const std::vector<ProblemOutcome> o = outcomes_from_store(*s);

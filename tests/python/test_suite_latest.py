@@ -37,6 +37,14 @@ def store(path, problems, attempts, remeasured=()):
     return path
 
 
+def suite_of(path, out):
+    """bench/suite_latest.py over one store: its result document."""
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    return json.loads(out.read_text())
+
+
 def test_each_problem_takes_the_last_store_that_attempted_it(tmp_path):
     old = store(tmp_path / "old.sqlite", {"a": 4.0, "b": 3.0, "c": 2.0, "d": 1.0},
                 [("a", "ok", 1.0), ("a", "ok", 2.0), ("b", "ok", 1.0), ("c", "ok", 1.0)])
@@ -103,11 +111,7 @@ def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp
                   ("c", "ok", 1.0, "new"), ("e", "ok", 1.0, "flaky"), ("e", "ok", 2.0, "steady")],
                  [("a", "fast", "ok", 1.25), ("b", "only", "incorrect", 0.0), ("c", "old", "ok", 1.4),
                   ("e", "flaky", "incorrect", 0.0)])
-    out = tmp_path / "suite.json"
-    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    d = json.loads(out.read_text())
+    d = suite_of(path, tmp_path / "suite.json")
     rows = {p["problem"]: p for p in d["problems"]}
     assert rows["b"]["best_ms"] is None and rows["e"]["best_ms"] == 2.0
     assert math.isclose(d["suite_geomean"], (4.0 * 1.0 * 2.0 * 2.0) ** (1 / 4))
@@ -123,11 +127,7 @@ def test_a_config_measured_again_as_todays_program_stands_by_that_program(tmp_pa
                  [("a", "ok", 1.0, "old", "{}", "c1"), ("a", "ok", 2.0, "new", "{}", "c1"),
                   ("b", "ok", 1.0, "old", "{}", "c1"), ("b", "incorrect", 0.0, "new", "{}", "c1")],
                  [("a", "new", "ok", 2.5)])
-    out = tmp_path / "suite.json"
-    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--out", str(out)],
-                       capture_output=True, text=True, timeout=60)
-    assert r.returncode == 0, r.stderr
-    d = json.loads(out.read_text())
+    d = suite_of(path, tmp_path / "suite.json")
     rows = {p["problem"]: p for p in d["problems"]}
     assert rows["a"]["best_ms"] == 2.0 and rows["b"]["best_ms"] is None
     assert math.isclose(d["suite_geomean"], (2.0 * 1.0) ** (1 / 2))
