@@ -117,13 +117,14 @@ run_step() {
       # The fork server imports torch._dynamo once instead of each evaluation's profiler (4.4 s on the CPU
       # machine; the H200's timing phase took 3.8-6.8 s on 2026-11-30); UCUTLASS_FORKSERVER_PRELOAD= turns it off.
       # The wall budget leaves room for what runs outside it: the resume's tracing and ranking before the
-      # GPU step, and the last round's builds already started when it ends. Session 19's four calls ended
-      # 23-44 s past their budget (then 120 s short of the limit); a run past the limit is cut, and its
-      # evaluated attempts are recorded by the next resume (recovered_result).
+      # GPU step, and the last round's builds already started when it ends (a multi-kernel program's build
+      # runs past a minute). Session 19's four calls ended 23-44 s past their budget (then 120 s short of
+      # the limit). A run cut at the limit loses its last round to any resume that does not find that
+      # round's result files (a later session's, prepared from the store alone), so the margin stays wide.
       # shellcheck disable=SC2086  # the round and extra flags are words
       UCUTLASS_FORKSERVER_PRELOAD=${UCUTLASS_FORKSERVER_PRELOAD-torch._dynamo} \
       timeout -s $sig "$limit" "$bin" optimize "$suite" -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
-        --wall-budget $(( limit > 200 ? limit - 75 : limit )) --devices all ${OPTIMIZE_ROUND:---batch-problems "$jobs" --batch 2} \
+        --wall-budget $(( limit > 200 ? limit - 90 : limit )) --devices all ${OPTIMIZE_ROUND:---batch-problems "$jobs" --batch 2} \
         $(commas_to_words "${OPTIMIZE_FLAGS:-}") >"$out/$name.log" 2>&1 || rc=$?
       # The store against the evaluations that ran (bench/campaign_state.py): the kill/resume evidence.
       python3 bench/campaign_state.py "$dir" --out "$out" \
