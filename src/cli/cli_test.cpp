@@ -442,6 +442,51 @@ TEST(Cli, AnUntriedLeadPathReopensAProblemTheWindowStopped) {
   fs::remove_all(dir);
 }
 
+// level2/007's store holds the full chain only (bias and mish fused): the best's twin with one step
+// fewer fused (mish left to PyTorch, KernelConfig::fuse_steps) is owed one attempt and goes first; once
+// the store has a shorter-chain attempt, nothing is owed.
+TEST(Cli, AShorterFusedChainOfTheBestIsOwedOneAttempt) {
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_chain_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string graph = "tests/optimize/graphs/level2_007_gemm_mish.json";
+  auto plan_of = [&] {
+    ProcessResult r = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                "--plan", "--batch", "1", "--no-round-fill", "--json", "--profile", "kernelbench-v0.1"});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false)["plan"];
+  };
+  // A fresh store: the first pick is the ranking's best honest config, written as the untried solution.
+  const nlohmann::json fresh = plan_of();
+  ASSERT_EQ(fresh.size(), 1u) << fresh.dump();
+  const std::string best = fresh[0]["configs"][0].get<std::string>();
+  EXPECT_EQ(best.find(" fused "), std::string::npos) << best;
+  std::ifstream written(dir / "o" / "level2_007_gemm_mish" / "modelnew.py");
+  std::string head;
+  std::getline(written, head);
+  const size_t at = head.find("program ");
+  ASSERT_NE(at, std::string::npos) << head;
+  const std::string hash = head.substr(at + 8, 16);
+  const std::string dsl = "kernel gemm0 = gemm(m = 1024, n = 8192, k = 8192)\n  .with_arch(sm90a)\n";
+  auto record = [&](const std::string& h, const std::string& config, double ms) {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    st->set_option("timing_window", "stream_only");
+    store::AttemptRow row = recorded_row("level2_007_gemm_mish", h, dsl, config, "ok", ms, 2.83);
+    ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+  };
+  record(hash, best, 0.60);  // beats PyTorch, far enough from SOL to stay open
+  const nlohmann::json owed = plan_of();
+  ASSERT_EQ(owed.size(), 1u) << owed.dump();
+  EXPECT_TRUE(owed[0].value("untried_lead", false)) << owed.dump();
+  EXPECT_EQ(owed[0]["configs"][0].get<std::string>(), best + " fused 1") << owed.dump();
+  record("0123456789abcdef", best + " fused 1", 0.55);
+  const nlohmann::json after = plan_of();
+  ASSERT_EQ(after.size(), 1u) << after.dump();
+  EXPECT_FALSE(after[0].value("untried_lead", true)) << after.dump();
+  fs::remove_all(dir);
+}
+
 // A store whose only correct attempt ran other kernels (a program with an attention kernel) leaves
 // today's mapping of the problem unproven: the plan says so, and a spent window does not stop it (an
 // incorrect attempt after the correct one spends --window 1; 0.5 ms beats eager's 0.6, far from SOL).

@@ -343,6 +343,41 @@ std::optional<std::vector<size_t>> untried_lead_pick(const Problem& p, const std
   return std::nullopt;
 }
 
+// On resume: the problem's best verified recorded pick with one GEMM's fused chain one step shorter
+// (map::KernelConfig::fuse_steps), when no recorded attempt of the problem ever fused less than the
+// longest chain. The window judged full chains only, and a costly epilogue step can lose to a PyTorch
+// pass (level2/007: the bias fused and mish in PyTorch 0.241 ms, mish fused 0.343), so the shorter twin
+// of the best is owed one attempt, as an untried lead is.
+std::optional<std::vector<size_t>> shorter_chain_pick(const Problem& p, const std::vector<store::AttemptRow>& rows,
+                                                      const std::vector<RecordedPick>& picks, const std::set<std::string>& failed) {
+  for (const store::AttemptRow& r : rows)
+    if (r.config.find(" fused ") != std::string::npos) return std::nullopt;  // the knob has been tried
+  const std::vector<bool> superseded = store::superseded_attempts(rows);
+  std::optional<size_t> best;
+  for (size_t k = 0; k < rows.size(); ++k)
+    if (picks[k] && rows[k].verdict == "ok" && rows[k].time_ms > 0 && !failed.count(rows[k].hash) && !superseded[k] &&
+        (!best || rows[k].time_ms < rows[*best].time_ms))
+      best = k;
+  if (!best) return std::nullopt;
+  std::vector<size_t> pick = *picks[*best];
+  for (size_t g = 0; g < pick.size(); ++g) {
+    const map::KernelConfig& c = p.candidates[g][pick[g]].config;
+    if (c.fuse_steps != 0) continue;
+    const std::string twin = c.summary() + " fused ";
+    std::optional<size_t> longest;  // the twin that drops the fewest steps
+    for (size_t j = 0; j < p.candidates[g].size(); ++j) {
+      const map::KernelConfig& o = p.candidates[g][j].config;
+      if (o.fuse_steps > 0 && o.summary().rfind(twin, 0) == 0 && (!longest || o.fuse_steps > p.candidates[g][*longest].config.fuse_steps))
+        longest = j;
+    }
+    if (longest) {
+      pick[g] = *longest;
+      return pick;
+    }
+  }
+  return std::nullopt;
+}
+
 // A written solution whose re-measurement failed is taken back: the next fastest verified program that
 // has not failed one is written instead (and re-measured in turn, sched/remeasure_queue.h), or, where
 // none is left, modelnew.py and kernel.dsl are removed: a solution the harness failed is never left
@@ -379,7 +414,7 @@ std::string plan_text(const nlohmann::json& plan) {
     else
       o << ": expected gain " << pick["expected_gain"].get<double>();
     if (pick.value("new_mapping", false)) o << ", a mapping with no correct attempt yet";
-    if (pick.value("untried_lead", false)) o << ", the ranking's lead is a path never tried";
+    if (pick.value("untried_lead", false)) o << ", owed one attempt on a path or fused-chain length never tried";
     if (!pick["best_ms"].is_null()) o << ", best " << pick["best_ms"].get<double>() << " ms";
     if (!pick["next_expected_ms"].is_null())
       o << ", next expected " << pick["next_expected_ms"].get<double>() << " ms" << (pick["next_speculative"].get<bool>() ? " (speculative)" : "");
@@ -654,6 +689,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (states[i].stale_best) ++stale_bests;
         if (!states[i].stale_best) {
           problems[i].lead = untried_lead_pick(problems[i], recorded, picks);
+          if (!problems[i].lead) problems[i].lead = shorter_chain_pick(problems[i], recorded, picks, failed);
           states[i].untried_lead = problems[i].lead.has_value();
         }
       }

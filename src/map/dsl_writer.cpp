@@ -173,6 +173,7 @@ std::string KernelConfig::summary() const {
   if (swizzle > 1) o << " swizzle " << swizzle;
   if (stages > 0) o << " stages " << stages;
   if (operand_swap) o << " swapped";
+  if (fuse_steps > 0) o << " fused " << fuse_steps;
   return o.str();
 }
 
@@ -180,7 +181,7 @@ std::string kernel_dsl(const GemmMatch& given, const KernelConfig& c) {
   if (given.rows) return rows_dsl(given, c);
   if (given.attention) return attention_dsl(given, c);
   const GemmMatch m = as_run(given, c);
-  const FusedEpilogue f = fusable_prefix(m, c.arch, c.gemv);
+  const FusedEpilogue f = fusable_prefix(m, c.arch, c.gemv, c.fuse_steps);
   const std::string in(ir::name_of(*dsl_dtype(m.in))), out(ir::name_of(*dsl_dtype(m.out)));
   std::ostringstream o;
   if (c.gemv) return gemv_dsl(m, c, f, in, out);

@@ -68,6 +68,11 @@ struct KernelConfig {
   bool attention = false;
   int attention_block_q = 0, attention_block_k = 0;
   ir::AttentionScores attention_scores = ir::AttentionScores::bf16x3;
+  // At most this many of the chain's steps fused into the epilogue, the rest left to PyTorch after the
+  // kernel (0: the longest legal prefix, map::fusable_prefix). A costly epilogue can lose to a PyTorch
+  // pass over D: in session 19's stores level2/007's GEMM with the bias fused and mish in PyTorch ran
+  // 0.241 ms, with mish fused 0.343 ms (measured days apart; search/config_space.h adds such variants).
+  size_t fuse_steps = 0;
 
   // One line for reports and logs: "sm90a tf32 128x128x32 c2x1x1 cooperative persistent".
   std::string summary() const;

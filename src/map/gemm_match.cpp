@@ -254,7 +254,7 @@ FusedStep later_step(const ChainStep& s, std::vector<std::string>& taken) {
 
 }  // namespace
 
-FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
+FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv, size_t max_steps) {
   FusedEpilogue f;
   std::vector<std::string> extras;  // operand names taken so far
   // sm80 reads a bias as C with stride 0 (ir validate, check_sm80_bias): a per-column one, before
@@ -265,6 +265,7 @@ FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv) {
   bool only_homogeneous = true;         // every step so far is a scale, relu or leaky_relu
   int activations = 0;
   for (const ChainStep& s : m.chain) {
+    if (max_steps > 0 && f.steps >= max_steps) break;
     bool ok = false;
     switch (s.kind) {
       case StepKind::scale:

@@ -180,7 +180,8 @@ struct FusedEpilogue {
   bool reads_matrix_extra = false;   // a residual after other steps, read as an aux tensor of D's shape
 };
 // A GEMV kernel (`gemv`, ir/validate_gemv.h) fuses alpha and beta only: scales and a residual.
-FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv = false);
+// At most `max_steps` steps (0: no cap; KernelConfig::fuse_steps).
+FusedEpilogue fusable_prefix(const GemmMatch& m, ir::Arch arch, bool gemv = false, size_t max_steps = 0);
 
 // Whether the match can run as a GEMV kernel (gemv(m = M, k = K), ir/validate_gemv.h): a
 // matrix-vector product y = A x, N = 1, with A row-major as the graph stores it (K contiguous:

@@ -53,7 +53,8 @@ struct ProblemState {
   bool new_mapping = false;
   // The ranking's lead (best honest pick) runs a precision path the store has no attempt of (a resume
   // after the legal space grew: level1/011's padded K stacking). The window judged the paths tried,
-  // not this one, so it does not stop the problem before that attempt. Never set in replay.
+  // not this one, so it does not stop the problem before that attempt. Also set for the best's twin with a
+  // shorter fused chain where no attempt fused less (map::KernelConfig::fuse_steps). Never set in replay.
   bool untried_lead = false;
 
   bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }

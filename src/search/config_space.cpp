@@ -307,29 +307,50 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
     // accurate as the problem's own fp32 (or 16-bit) product, so under every tolerance profile.
     spaces.emplace_back(kSm80Simt, enumerate_gemv_configs(m));
   }
-  for (const auto& [path, configs] : spaces) {
-    for (const KernelConfig& c : configs) {
-      ++local.enumerated;
-      std::string dsl = map::kernel_dsl(m, c);
-      FrontendResult fe = run_frontend(m.name + ".dsl", dsl + "\n");
-      if (!fe.ok) continue;
-      ++local.legal;
-      if (!hashes.insert(fe.hash).second) {
-        ++local.duplicates;
-        continue;
-      }
-      Candidate cand;
-      cand.config = c;
-      cand.speculative = path.speculative;
-      cand.dsl = std::move(dsl);
-      cand.hash = fe.hash;
-      Estimate e = estimate_time(m, c, gpu);
-      cand.estimate_s = e.seconds;
-      cand.estimate_note = e.note;
-      out.push_back(std::move(cand));
+  // A config through the front end, estimated, kept unless illegal or a program already kept.
+  auto add = [&](const KernelConfig& c, bool speculative) {
+    ++local.enumerated;
+    std::string dsl = map::kernel_dsl(m, c);
+    FrontendResult fe = run_frontend(m.name + ".dsl", dsl + "\n");
+    if (!fe.ok) return;
+    ++local.legal;
+    if (!hashes.insert(fe.hash).second) {
+      ++local.duplicates;
+      return;
     }
+    Candidate cand;
+    cand.config = c;
+    cand.speculative = speculative;
+    cand.dsl = std::move(dsl);
+    cand.hash = fe.hash;
+    Estimate e = estimate_time(m, c, gpu);
+    cand.estimate_s = e.seconds;
+    cand.estimate_note = e.note;
+    out.push_back(std::move(cand));
+  };
+  for (const auto& [path, configs] : spaces)
+    for (const KernelConfig& c : configs) add(c, path.speculative);
+  auto by_estimate = [](const Candidate& x, const Candidate& y) { return x.estimate_s < y.estimate_s; };
+  std::stable_sort(out.begin(), out.end(), by_estimate);
+  // Shorter fused chains of every honest config (KernelConfig::fuse_steps): the model prices the
+  // PyTorch passes they add but not what a costly epilogue step costs in the kernel, so they rank
+  // below their full-chain twins and are tried as the best's one-knob neighbours (refine.h).
+  if (!m.conv && !m.rows && !m.attention) {
+    std::vector<KernelConfig> shorter;
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (out[i].speculative || out[i].config.gemv) continue;
+      const KernelConfig& c = out[i].config;
+      const size_t full = map::fusable_prefix(map::as_run(m, c), c.arch, false).steps;
+      for (size_t cap : {full - 1, size_t{1}})
+        if (full >= 2 && cap >= 1) {
+          KernelConfig v = c;
+          v.fuse_steps = cap;
+          shorter.push_back(v);
+        }
+    }
+    for (const KernelConfig& v : shorter) add(v, false);
+    std::stable_sort(out.begin(), out.end(), by_estimate);
   }
-  std::stable_sort(out.begin(), out.end(), [](const Candidate& x, const Candidate& y) { return x.estimate_s < y.estimate_s; });
   if (stats) *stats = local;
   return out;
 }
@@ -364,6 +385,7 @@ int knob_differences(const KernelConfig& a, const KernelConfig& b) {
   d += a.attention_block_q != b.attention_block_q;
   d += a.attention_block_k != b.attention_block_k;
   d += a.attention_scores != b.attention_scores;
+  d += a.fuse_steps != b.fuse_steps;
   return d;
 }
 

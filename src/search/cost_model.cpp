@@ -132,7 +132,7 @@ Estimate estimate_gemv(const map::GemmMatch& m, const map::KernelConfig& c, cons
   const double in_flight = resident_ctas * threads * busy * access * in_bytes;
   e.wave_efficiency = 1.0 / (1.0 + std::pow(kGemvHalfSpeedBytes / std::max(in_flight, 1.0), 2.0));
   e.shape_efficiency = kGemvPeakFraction;
-  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, true);
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, true, c.fuse_steps);
   double bytes = (static_cast<double>(m.m) * m.k + m.k) * m.batch * in_bytes + static_cast<double>(m.m) * m.batch * out_bytes;
   if (f.residual >= 0) bytes += static_cast<double>(m.m) * m.batch * out_bytes;
   const double bw = sol::realistic_dram_bandwidth(gpu);
@@ -286,7 +286,7 @@ Estimate estimate_time(const map::GemmMatch& given, const map::KernelConfig& c, 
   // The kernel's operand bytes, and the problem's (f32 where the kernel reads bf16 roundings of it).
   const double in_bytes = graph::dtype_bytes(m.in), out_bytes = graph::dtype_bytes(m.out);
   const double src_bytes = graph::dtype_bytes(given.in);
-  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, c.gemv);
+  const map::FusedEpilogue f = map::fusable_prefix(m, c.arch, c.gemv, c.fuse_steps);
   // A conv's implicit GEMM reads the activation once, not M·K im2col elements.
   double bytes = m.conv ? map::conv_kernel_bytes(m) + (c.k_stack3 ? 2.0 * static_cast<double>(m.conv->x_elements + m.conv->w_elements) * in_bytes : 0.0)
                         : (static_cast<double>(m.m) * run_k + static_cast<double>(run_k) * m.n) * m.batch * in_bytes +

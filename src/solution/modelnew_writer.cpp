@@ -211,7 +211,7 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   std::vector<map::FusedEpilogue> fused;
   for (size_t i = 0; i < in.gemms.size(); ++i) {
     const map::GemmMatch& m = in.gemms[i];
-    fused.push_back(map::fusable_prefix(m, in.configs[i].arch, in.configs[i].gemv));
+    fused.push_back(map::fusable_prefix(m, in.configs[i].arch, in.configs[i].gemv, in.configs[i].fuse_steps));
     int last = m.anchor;
     covered[m.anchor] = true;
     if (m.attention)

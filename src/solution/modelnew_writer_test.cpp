@@ -253,6 +253,27 @@ TEST(ModelNewWriter, UnfusedStepsStayInPyTorch) {
       << s.modelnew;
 }
 
+TEST(ModelNewWriter, AShorterFusedChainLeavesTheRestToPyTorch) {
+  // level2/007 (linear + mish) with only the bias fused (KernelConfig::fuse_steps 1): the kernel's
+  // epilogue is the bias alone, mish runs as an ATen op on its output, and the file still passes
+  // KernelBench's static rules. The search offers it beside the full chain (config_space.cpp).
+  graph::OpGraph g;
+  SolutionFiles full = best_solution("level2_007_gemm_mish", sol::ToleranceProfile::kernelbench_v01, &g);
+  ASSERT_EQ(full.error, "");
+  EXPECT_NE(full.dsl.find(".with_epilogue(bias(col), mish)"), std::string::npos) << full.dsl;
+  SolutionFiles shorter = best_solution("level2_007_gemm_mish", sol::ToleranceProfile::kernelbench_v01, &g,
+                                        [](const map::KernelConfig& c) { return c.fuse_steps == 1; });
+  ASSERT_EQ(shorter.error, "");
+  EXPECT_NE(shorter.dsl.find(".with_epilogue(bias(col))\n"), std::string::npos) << shorter.dsl;
+  EXPECT_EQ(shorter.dsl.find(", mish"), std::string::npos) << shorter.dsl;
+  EXPECT_NE(shorter.modelnew.find("torch.ops.aten.mish"), std::string::npos) << shorter.modelnew;
+  EXPECT_NE(full.hash, shorter.hash);
+  const nlohmann::json check = static_check(shorter.modelnew, true);
+  ASSERT_TRUE(check.is_object());
+  EXPECT_TRUE(check.value("passed", false)) << check.dump();
+  EXPECT_EQ(check.value("errors", nlohmann::json::array()).size(), 0u) << check.dump();
+}
+
 TEST(ModelNewWriter, ASecondChannelBiasIsSummedIntoTheFusedOne) {
   // A stride-2 transposed conv (no sm90a dgrad) runs as a K-stacked sub-pixel fprop (map/subpixel.h)
   // fusing its own bias, repeated per phase. The model's per-channel bias after it joins that bias (their
