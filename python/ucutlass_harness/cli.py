@@ -319,7 +319,7 @@ def run_pairs(pairs, args, out_dir, label_of=None):
         try:
             if overlap:
                 by_solution = {}
-                quiet = [i for i, pair in enumerate(pairs) if len(pair) > 2 and (pair[2] or {}).get("after_builds")]
+                quiet = {i for i, pair in enumerate(pairs) if len(pair) > 2 and (pair[2] or {}).get("after_builds")}
                 for i, sol in enumerate(solutions):
                     if i in quiet:
                         continue
@@ -338,7 +338,7 @@ def run_pairs(pairs, args, out_dir, label_of=None):
                 building[0] = len({os.path.abspath(s) for s in solutions if os.path.isfile(s)})
                 _prebuild(args, solutions, out_dir, max(1, jobs - 2 * len(devices)), on_done=built,
                           cpus=cpus[1] if cpus else None)
-                for i in quiet:
+                for i in sorted(quiet):
                     ready.put(i)
             else:
                 for i in range(len(pairs)):

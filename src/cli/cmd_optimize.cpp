@@ -343,21 +343,19 @@ std::optional<std::vector<size_t>> untried_lead_pick(const Problem& p, const std
   return std::nullopt;
 }
 
-// On resume: the problem's best verified recorded pick with one GEMM's fused chain one step shorter
+// On resume: the written solution's recorded pick (adopt_recorded_best's choice: the fastest verified
+// attempt whose program today's code still writes) with one GEMM's fused chain one step shorter
 // (map::KernelConfig::fuse_steps), when no recorded attempt of the problem ever fused less than the
 // longest chain. The window judged full chains only, and a costly epilogue step can lose to a PyTorch
 // pass (level2/007: the bias fused and mish in PyTorch 0.241 ms, mish fused 0.343), so the shorter twin
 // of the best is owed one attempt, as an untried lead is.
 std::optional<std::vector<size_t>> shorter_chain_pick(const Problem& p, const std::vector<store::AttemptRow>& rows,
-                                                      const std::vector<RecordedPick>& picks, const std::set<std::string>& failed) {
+                                                      const std::vector<RecordedPick>& picks) {
   for (const store::AttemptRow& r : rows)
     if (r.config.find(" fused ") != std::string::npos) return std::nullopt;  // the knob has been tried
-  const std::vector<bool> superseded = store::superseded_attempts(rows);
   std::optional<size_t> best;
-  for (size_t k = 0; k < rows.size(); ++k)
-    if (picks[k] && rows[k].verdict == "ok" && rows[k].time_ms > 0 && !failed.count(rows[k].hash) && !superseded[k] &&
-        (!best || rows[k].time_ms < rows[*best].time_ms))
-      best = k;
+  for (size_t k = 0; k < rows.size() && !best; ++k)
+    if (picks[k] && !p.written_hash.empty() && rows[k].hash == p.written_hash) best = k;
   if (!best) return std::nullopt;
   std::vector<size_t> pick = *picks[*best];
   for (size_t g = 0; g < pick.size(); ++g) {
@@ -689,7 +687,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (states[i].stale_best) ++stale_bests;
         if (!states[i].stale_best) {
           problems[i].lead = untried_lead_pick(problems[i], recorded, picks);
-          if (!problems[i].lead) problems[i].lead = shorter_chain_pick(problems[i], recorded, picks, failed);
+          if (!problems[i].lead) problems[i].lead = shorter_chain_pick(problems[i], recorded, picks);
           states[i].untried_lead = problems[i].lead.has_value();
         }
       }
@@ -1002,22 +1000,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
           continue;
         }
         store::ConfirmationRow c = confirmation_row(problems[m.problem].name, m.hash, a.remeasure_ms, done);
-        // One taken beside builds is replaced by this idle-host one, whichever is faster; the old figures
-        // stay in the row's result JSON ("replaces").
-        const std::vector<store::ConfirmationRow> before = store->confirmations(problems[m.problem].name);
-        const auto old = std::find_if(before.begin(), before.end(), [&](const store::ConfirmationRow& r) { return r.hash == m.hash; });
-        bool recorded = false;
-        if (old == before.end()) {
-          recorded = store->record_confirmation(c);
-        } else {
-          nlohmann::json result = nlohmann::json::parse(c.result_json, nullptr, false);
-          const nlohmann::json previous = nlohmann::json::parse(old->result_json, nullptr, false);
-          if (result.is_object())
-            result["replaces"] = {{"verdict", old->verdict}, {"time_ms", old->time_ms}, {"timing_min_ms", old->timing_min_ms},
-                                  {"concurrent_builds", previous.is_object() ? previous.value("concurrent_builds", nlohmann::json()) : nlohmann::json()}};
-          c.result_json = result.is_object() ? result.dump() : c.result_json;
-          recorded = store->replace_confirmation(c);
-        }
+        // One taken beside builds is replaced by this idle-host one whatever it says; the store keeps the
+        // old figures in the row's result JSON ("replaces").
+        const bool recorded = store->has_confirmation(problems[m.problem].name, m.hash) ? store->replace_confirmation(c)
+                                                                                         : store->record_confirmation(c);
         if (!recorded)
           std::cerr << problems[m.problem].name << ": re-measurement not recorded: " << store->last_error() << "\n";
         if (!live)

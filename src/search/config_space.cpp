@@ -341,12 +341,12 @@ std::vector<Candidate> legal_candidates(const map::GemmMatch& m, sol::ToleranceP
       if (out[i].speculative || out[i].config.gemv) continue;
       const KernelConfig& c = out[i].config;
       const size_t full = map::fusable_prefix(map::as_run(m, c), c.arch, false).steps;
-      for (size_t cap : {full - 1, size_t{1}})
-        if (full >= 2 && cap >= 1) {
-          KernelConfig v = c;
-          v.fuse_steps = cap;
-          shorter.push_back(v);
-        }
+      if (full < 2) continue;
+      for (size_t cap : {full - 1, size_t{1}}) {  // the same cap twice is one program, kept once (add)
+        KernelConfig v = c;
+        v.fuse_steps = cap;
+        shorter.push_back(v);
+      }
     }
     for (const KernelConfig& v : shorter) add(v, false);
     std::stable_sort(out.begin(), out.end(), by_estimate);

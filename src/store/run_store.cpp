@@ -259,9 +259,13 @@ bool RunStore::has_idle_confirmation(const std::string& problem, const std::stri
 }
 
 bool RunStore::replace_confirmation(ConfirmationRow& c) {
+  // The right-hand sides read the row as it was: its figures go under "replaces" in the new result.
   Statement s(db_,
-              "UPDATE confirmations SET verdict = ?, time_ms = ?, timing_min_ms = ?, result_json = ?, wall_s = ? "
-              "WHERE problem = ? AND hash = ?");
+              "UPDATE confirmations SET verdict = ?1, time_ms = ?2, timing_min_ms = ?3, wall_s = ?5, result_json = "
+              "CASE WHEN json_valid(?4) THEN json_set(?4, '$.replaces', json_object('verdict', verdict, 'time_ms', time_ms, "
+              "'timing_min_ms', timing_min_ms, 'concurrent_builds', "
+              "CASE WHEN json_valid(result_json) THEN json_extract(result_json, '$.concurrent_builds') END)) ELSE ?4 END "
+              "WHERE problem = ?6 AND hash = ?7");
   if (!s.ok()) {
     error_ = sqlite3_errmsg(db_);
     return false;
@@ -273,9 +277,12 @@ bool RunStore::replace_confirmation(ConfirmationRow& c) {
                                        : std::string(sqlite3_errmsg(db_));
     return false;
   }
-  Statement id(db_, "SELECT id FROM confirmations WHERE problem = ? AND hash = ?");
-  id.bind(1, c.problem).bind(2, c.hash);
-  if (id.step() == SQLITE_ROW) c.id = id.integer(0);
+  Statement row(db_, "SELECT id, result_json FROM confirmations WHERE problem = ? AND hash = ?");
+  row.bind(1, c.problem).bind(2, c.hash);
+  if (row.step() == SQLITE_ROW) {
+    c.id = row.integer(0);
+    c.result_json = row.text(1);
+  }
   return true;
 }
 

@@ -102,8 +102,9 @@ class RunStore {
   // before overlapped builds none ran). Those taken beside builds (session 18, before re-measurements
   // waited for their round's builds) are due once more, on an idle host.
   bool has_idle_confirmation(const std::string& problem, const std::string& hash) const;
-  // Replaces the (problem, hash) row by `c` (the idle-host re-measurement of one taken beside builds;
-  // the caller keeps the old row in c.result_json); false if there is no such row.
+  // Replaces the (problem, hash) row by `c` (the idle-host re-measurement of one taken beside builds),
+  // the old row's verdict, time, window and concurrent_builds kept under "replaces" in its result JSON
+  // (c.id and c.result_json are set to the stored row's); false if there is no such row.
   bool replace_confirmation(ConfirmationRow& c);
   std::vector<ConfirmationRow> confirmations(const std::string& problem = "") const;
   // The program hashes of `problem` whose re-measurement failed: no solution to write or count.

@@ -191,9 +191,13 @@ TEST(RunStore, ConfirmationsRoundTripOncePerProgramAndAnOlderStoreHasNone) {
     ASSERT_TRUE(s->record_confirmation(beside));
     EXPECT_TRUE(s->has_confirmation("p3", "h1"));
     EXPECT_FALSE(s->has_idle_confirmation("p3", "h1"));
-    ConfirmationRow idle{0, "p3", "h1", "ok", 0.27, 1000, R"({"concurrent_builds": 0, "replaces": {"time_ms": 0.30}})", 2.0};
+    ConfirmationRow idle{0, "p3", "h1", "ok", 0.27, 1000, R"({"concurrent_builds": 0})", 2.0};
     ASSERT_TRUE(s->replace_confirmation(idle)) << s->last_error();
     EXPECT_EQ(idle.id, beside.id);
+    // The old figures under "replaces", beside the new result's own.
+    EXPECT_EQ(s->confirmations("p3")[0].result_json,
+              R"({"concurrent_builds":0,"replaces":{"verdict":"ok","time_ms":0.3,"timing_min_ms":1000.0,"concurrent_builds":5}})");
+    EXPECT_EQ(idle.result_json, s->confirmations("p3")[0].result_json);
     EXPECT_TRUE(s->has_idle_confirmation("p3", "h1"));
     EXPECT_DOUBLE_EQ(s->confirmations("p3")[0].time_ms, 0.27);
     ConfirmationRow none{0, "p4", "h9", "ok", 1.0, 1000, "{}", 1.0};
