@@ -15,6 +15,10 @@
 #                     (e.g. --l2-flush=read), REPEAT_PROBLEM picks another problem
 #   fusion:300        bench/run_gemm_bench.py --only bias_gelu_bf16 (fused bf16 GEMM + bias + GELU vs addmm + gelu)
 #   overhead:240      bench/launch_overhead.py on that solution and eager (host launch cost vs GPU time)
+#   overhead_ab:420   bench/launch_overhead.py --env-ab UCUTLASS_NO_LAUNCH_CACHE=1 (3 rounds) over short problems
+#                     (OVERHEAD_PROBLEMS, comma-separated files under problems/; default four short GEMM and
+#                     conv problems), each written by `optimize --no-gpu` and built in parallel first: the host
+#                     time and trial time of the same solutions with and without the launch cache
 #   optimize:540      `ucutlass optimize problems --devices all` (every visible GPU evaluates), resumed from
 #                     OPTIMIZE_OUT (default optimize_out) if it holds a campaign; rounds of nproc problems
 #                     x 2 attempts, two waves of builds that the evaluations overlap (OPTIMIZE_ROUND
@@ -85,6 +89,27 @@ run_step() {
       [ -f "$sol" ] || "$bin" optimize problems/level1/014_gemm_bf16_inputs.py --no-gpu --no-compile -o /tmp/ucutlass-rep >/dev/null 2>&1
       TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext timeout "${secs:-240}" python3 bench/launch_overhead.py \
         problems/level1/014_gemm_bf16_inputs.py "$sol" --out "$out" || rc=$? ;;
+    overhead_ab)
+      # The same written solutions with and without the emitted launch cache (detail::run's LaunchCache),
+      # in alternating processes, eager beside them in each.
+      local probs sols=() prob slug budget=${secs:-420} started
+      started=$(date +%s)
+      probs=$(commas_to_words "${OVERHEAD_PROBLEMS:-problems/level1/013_gemm_batched_small.py,problems/level1/004_gemm_llm_decode_small_m.py,problems/level2/004_gemm_sigmoid_residual.py,problems/level1/019_conv2d_3x3.py}")
+      for prob in $probs; do
+        slug=$(basename "$(dirname "$prob")")_$(basename "$prob" .py)
+        "$bin" optimize "$prob" --no-gpu --no-compile -o /tmp/ucutlass-ab >/dev/null 2>&1
+        sols+=("/tmp/ucutlass-ab/$slug/modelnew.py")
+      done
+      printf '%s\n' "${sols[@]}" | xargs -P "$jobs" -I{} env TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext \
+        python3 -m ucutlass_harness.prebuild {} >/dev/null 2>&1 || true
+      local i=0
+      for prob in $probs; do
+        local left=$(( budget - ($(date +%s) - started) ))
+        [ "$left" -gt 20 ] || { echo "overhead_ab: no time left for $prob" >&2; rc=124; break; }
+        TORCH_EXTENSIONS_DIR=/tmp/ucutlass-ext timeout "$left" python3 bench/launch_overhead.py "$prob" "${sols[$i]}" \
+          --env-ab UCUTLASS_NO_LAUNCH_CACHE=1 --rounds 3 --out "$out" || rc=$?
+        i=$((i + 1))
+      done ;;
     fusion)
       # Issue 5's fused bf16 GEMM + bias + GELU against addmm + F.gelu (bench/gemm_acceptance/bias_gelu_bf16.*).
       timeout "${secs:-300}" python3 bench/run_gemm_bench.py --only bias_gelu_bf16 --jobs "$jobs" --out "$out" \

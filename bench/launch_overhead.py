@@ -18,11 +18,22 @@ reference Model (eager) and each SOLUTION's ModelNew, on the same inputs:
 trial_ms - queued_ms is what an idle GPU waits for the host; queued_ms - kernel_ms is gaps between kernels.
 A diagnostic, not a verdict: no isolation (one process), no correctness check. Writes
 bench/results/launch-overhead-<date>.json with provenance.
+
+    python3 bench/launch_overhead.py PROBLEM SOLUTION [...] --env-ab UCUTLASS_NO_LAUNCH_CACHE=1 [--rounds 3]
+
+An A/B of a setting the solutions read once per process (an environment variable): each round measures
+everything in one process without VAR (A) and in one with it (B), the order alternating from round to
+round, and reports per row the medians over rounds and B / A. Eager is measured in both, so its ratio
+shows how far the two processes differ by themselves.
 """
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -109,7 +120,12 @@ def main():
     ap.add_argument("solutions", nargs="+")
     ap.add_argument("--calls", type=int, default=200)
     ap.add_argument("--out", default=str(REPO / "bench" / "results"))
+    ap.add_argument("--env-ab", metavar="VAR=VALUE", help="A/B: each round one process without VAR, one with it")
+    ap.add_argument("--rounds", type=int, default=3, help="--env-ab rounds")
+    ap.add_argument("--rows-json", help=argparse.SUPPRESS)  # one process of an A/B: its rows, no record
     args = ap.parse_args()
+    if args.env_ab:
+        return env_ab(args)
     import torch
     from ucutlass_harness import evaluate, problem
     started = provenance.now()
@@ -124,6 +140,9 @@ def main():
         torch.manual_seed(42)
         model = mod.ModelNew(*prob.get_init_inputs()).to(device)
         rows[path] = measure(torch, model, inputs, args.calls, flush)
+    if args.rows_json:
+        Path(args.rows_json).write_text(json.dumps(rows))
+        return 0
     for name, r in rows.items():
         graph = f"{r['graph_ms']:.4f}" if isinstance(r["graph_ms"], float) else "n/a"
         print(f"{Path(name).name[:40]:40s} host {r['host_us']:8.1f} us  trial {r['trial_ms']:.4f} ms  "
@@ -133,6 +152,51 @@ def main():
            "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "torch": torch.__version__,
            "problem": args.problem, "calls": args.calls, "results": rows}
     provenance.write_result(args.out, "launch-overhead", started, doc, indent=2)
+    return 0
+
+
+AB_FIELDS = ("host_us", "trial_ms", "queued_ms", "kernel_ms")
+
+
+def env_ab(args):
+    """Rounds of one process without the variable and one with it; medians over rounds and B / A."""
+    var, sep, value = args.env_ab.partition("=")
+    if not var or not sep:
+        print(f"--env-ab {args.env_ab!r}: expected VAR=VALUE", file=sys.stderr)
+        return 2
+    started = provenance.now()
+    runs = {"A": [], "B": []}
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            for side in (("A", "B") if r % 2 == 0 else ("B", "A")):
+                env = {k: v for k, v in os.environ.items() if k != var}
+                if side == "B":
+                    env[var] = value
+                out = Path(tmp) / f"{side}{r}.json"
+                cmd = [sys.executable, __file__, args.problem, *args.solutions, "--calls", str(args.calls),
+                       "--rows-json", str(out)]
+                done = subprocess.run(cmd, env=env, capture_output=True, text=True)
+                if done.returncode != 0:
+                    print(f"round {r} {side}: exit {done.returncode}\n{done.stderr[-2000:]}", file=sys.stderr)
+                    return 1
+                runs[side].append(json.loads(out.read_text()))
+    rows = {}
+    for name in runs["A"][0]:
+        row = {}
+        for side in ("A", "B"):
+            row[side] = {f: median([run[name][f] for run in runs[side] if isinstance(run[name].get(f), float)])
+                         for f in AB_FIELDS}
+        row["b_over_a"] = {f: row["B"][f] / row["A"][f] for f in AB_FIELDS if row["A"][f] and row["B"][f]}
+        rows[name] = row
+        print(f"{Path(name).name[:40]:40s} host {row['A']['host_us']:7.1f} -> {row['B']['host_us']:7.1f} us  "
+              f"trial {row['A']['trial_ms']:.4f} -> {row['B']['trial_ms']:.4f} ms  "
+              f"(B/A {row['b_over_a'].get('trial_ms', float('nan')):.3f})  kernels {row['A']['kernel_ms']:.4f} ms")
+    doc = {"format": "ucutlass-bench-launch-overhead-ab", "version": 1, "date": started.isoformat(),
+           **provenance.command(), "git": provenance.git_state(), "host": provenance.host(),
+           "driver": provenance.driver_version(), "gpu": provenance.gpu_name(), "problem": args.problem,
+           "calls": args.calls, "rounds": args.rounds, "a": f"without {var}", "b": args.env_ab,
+           "results": rows, "runs": runs}
+    provenance.write_result(args.out, "launch-overhead-ab", started, doc, indent=2)
     return 0
 
 

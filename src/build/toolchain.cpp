@@ -62,7 +62,9 @@ std::vector<std::string> arch_flags(const ir::Program& p) {
 
 std::vector<std::string> nvcc_command(const Toolchain& tc, const ir::Program& p, const std::string& source,
                                       const std::string& output) {
-  std::vector<std::string> cmd = {tc.nvcc, "-std=c++17", "-O3", "-DNDEBUG", "--expt-relaxed-constexpr",
+  std::vector<std::string> cmd = {tc.nvcc, "-std=c++17", "-O3", "-DNDEBUG",
+                                  // cuTensorMapEncodeTiled straight from -lcuda, not an entry-point lookup per descriptor.
+                                  "-DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL=1", "--expt-relaxed-constexpr",
                                   // CUTLASS's defaulted functions trip a front-end remark that is noise.
                                   "-Xcudafe", "--diag_suppress=esa_on_defaulted_function_ignored",
                                   "-Xcompiler", "-fPIC", "-shared"};

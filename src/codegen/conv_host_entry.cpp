@@ -32,6 +32,14 @@ struct ConvParams {
   void* extra[8];  // epilogue operands (scalars, per-channel vectors) in the manifest's "extras" order
 };
 
+// Two calls' params name the same operands (detail::run's LaunchCache): the
+// fields up to beta, then the extras, bytewise; the padding before the extras is
+// left out.
+inline bool same_operands(const ConvParams& x, const ConvParams& y) {
+  constexpr size_t head = offsetof(ConvParams, beta) + sizeof(float);
+  return std::memcmp(&x, &y, head) == 0 && std::memcmp(x.extra, y.extra, sizeof x.extra) == 0;
+}
+
 namespace detail {
 
 inline Status check_conv_window(const char* kernel, const ConvParams& p, const int (&pad)[3], const int (&stride)[3],

@@ -70,11 +70,13 @@ std::string conv_includes(const ir::Program& p) {
 // self-contained), then only the families this program uses.
 std::string includes(const ir::Program& p) {
   std::string s =
-      "#include <cstdarg>\n#include <cstddef>\n#include <cstdint>\n#include <cstdio>\n\n"
+      "#include <cstdarg>\n#include <cstddef>\n#include <cstdint>\n#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n"
+      "#include <mutex>\n#include <type_traits>\n#include <utility>\n\n"
       "#include <cuda_runtime.h>\n\n"
       "#include \"cutlass/cutlass.h\"\n"
       "#include \"cute/tensor.hpp\"\n"
       "#include \"cutlass/kernel_hardware_info.hpp\"\n"
+      "#include \"cutlass/gemm/gemm.h\"\n"
       "#include \"cutlass/version.h\"\n"
       "#include \"cutlass/numeric_types.h\"\n"
       "#include \"cutlass/epilogue/thread/activation.h\"\n";

@@ -264,7 +264,9 @@ std::string write_modelnew(const SolutionInput& in, std::string* err) {
   f << "_UCUTLASS_CUTLASS_DIR = os.environ.get(\"UCUTLASS_CUTLASS_DIR\", " << python_string(in.cutlass_dir) << ")\n";
   f << "_UCUTLASS_NVCC_FLAGS = [";
   for (const std::string& flag : in.arch_flags) f << python_string(flag) << ", ";
-  f << "\"-std=c++17\", \"-O3\", \"-DNDEBUG\", \"--expt-relaxed-constexpr\",\n"
+  // CUTLASS calls cuTensorMapEncodeTiled through the driver itself (-lcuda below) instead of looking
+  // the entry point up on every TMA descriptor it encodes.
+  f << "\"-std=c++17\", \"-O3\", \"-DNDEBUG\", \"-DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL=1\", \"--expt-relaxed-constexpr\",\n"
        "                        \"-Xcudafe\", \"--diag_suppress=esa_on_defaulted_function_ignored\"]\n\n\n";
   f << "def _ucutlass_build():\n"
        "    base = os.environ.get(\"TORCH_EXTENSIONS_DIR\", os.path.join(os.path.expanduser(\"~\"), \".cache\", \"torch_extensions\"))\n"

@@ -249,12 +249,14 @@ bool RunStore::has_confirmation(const std::string& problem, const std::string& h
   return s.step() == SQLITE_ROW;
 }
 
-bool RunStore::has_idle_confirmation(const std::string& problem, const std::string& hash) const {
+bool RunStore::has_idle_confirmation(const std::string& problem, const std::string& hash,
+                                     const std::string& solution_sha256) const {
   Statement s(db_,
-              "SELECT 1 FROM confirmations WHERE problem = ? AND hash = ? AND (NOT json_valid(result_json) OR "
-              "COALESCE(json_extract(result_json, '$.concurrent_builds'), 0) = 0)");
+              "SELECT 1 FROM confirmations WHERE problem = ?1 AND hash = ?2 AND (NOT json_valid(result_json) OR "
+              "COALESCE(json_extract(result_json, '$.concurrent_builds'), 0) = 0) AND (?3 = '' OR "
+              "(json_valid(result_json) AND json_extract(result_json, '$.solution.sha256') = ?3))");
   if (!s.ok()) return false;  // a read-only store from before confirmations existed
-  s.bind(1, problem).bind(2, hash);
+  s.bind(1, problem).bind(2, hash).bind(3, solution_sha256);
   return s.step() == SQLITE_ROW;
 }
 
@@ -264,7 +266,9 @@ bool RunStore::replace_confirmation(ConfirmationRow& c) {
               "UPDATE confirmations SET verdict = ?1, time_ms = ?2, timing_min_ms = ?3, wall_s = ?5, result_json = "
               "CASE WHEN json_valid(?4) THEN json_set(?4, '$.replaces', json_object('verdict', verdict, 'time_ms', time_ms, "
               "'timing_min_ms', timing_min_ms, 'concurrent_builds', "
-              "CASE WHEN json_valid(result_json) THEN json_extract(result_json, '$.concurrent_builds') END)) ELSE ?4 END "
+              "CASE WHEN json_valid(result_json) THEN json_extract(result_json, '$.concurrent_builds') END, "
+              "'solution_sha256', CASE WHEN json_valid(result_json) THEN json_extract(result_json, '$.solution.sha256') END)) "
+              "ELSE ?4 END "
               "WHERE problem = ?6 AND hash = ?7");
   if (!s.ok()) {
     error_ = sqlite3_errmsg(db_);

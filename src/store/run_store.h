@@ -99,9 +99,12 @@ class RunStore {
   bool record_confirmation(ConfirmationRow& c);
   bool has_confirmation(const std::string& problem, const std::string& hash) const;
   // A re-measurement taken with no build running beside it (its result's concurrent_builds 0 or absent:
-  // before overlapped builds none ran). Those taken beside builds (session 18, before re-measurements
-  // waited for their round's builds) are due once more, on an idle host.
-  bool has_idle_confirmation(const std::string& problem, const std::string& hash) const;
+  // before overlapped builds none ran) and, when solution_sha256 is given, of that very file (its
+  // result's solution.sha256). Those taken beside builds (session 18, before re-measurements waited for
+  // their round's builds) are due once more, on an idle host; so is one of a file the writer now writes
+  // differently for the same program (the program hash is the DSL's: host code and flags changed since).
+  bool has_idle_confirmation(const std::string& problem, const std::string& hash,
+                             const std::string& solution_sha256 = "") const;
   // Replaces the (problem, hash) row by `c` (the idle-host re-measurement of one taken beside builds),
   // the old row's verdict, time, window and concurrent_builds kept under "replaces" in its result JSON
   // (c.id and c.result_json are set to the stored row's); false if there is no such row.

@@ -196,10 +196,22 @@ TEST(RunStore, ConfirmationsRoundTripOncePerProgramAndAnOlderStoreHasNone) {
     EXPECT_EQ(idle.id, beside.id);
     // The old figures under "replaces", beside the new result's own.
     EXPECT_EQ(s->confirmations("p3")[0].result_json,
-              R"({"concurrent_builds":0,"replaces":{"verdict":"ok","time_ms":0.3,"timing_min_ms":1000.0,"concurrent_builds":5}})");
+              R"({"concurrent_builds":0,"replaces":{"verdict":"ok","time_ms":0.3,"timing_min_ms":1000.0,"concurrent_builds":5,"solution_sha256":null}})");
     EXPECT_EQ(idle.result_json, s->confirmations("p3")[0].result_json);
     EXPECT_TRUE(s->has_idle_confirmation("p3", "h1"));
-    EXPECT_DOUBLE_EQ(s->confirmations("p3")[0].time_ms, 0.27);
+    // Of one file: a re-measurement of the same program written another way (other host code) is due again.
+    EXPECT_FALSE(s->has_idle_confirmation("p3", "h1", "aa11"));
+    ConfirmationRow of_file{0, "p3", "h1", "ok", 0.25, 1000, R"({"concurrent_builds":0,"solution":{"sha256":"aa11"}})", 2.0};
+    ASSERT_TRUE(s->replace_confirmation(of_file)) << s->last_error();
+    EXPECT_TRUE(s->has_idle_confirmation("p3", "h1", "aa11"));
+    EXPECT_TRUE(s->has_idle_confirmation("p3", "h1"));
+    EXPECT_FALSE(s->has_idle_confirmation("p3", "h1", "bb22"));
+    ConfirmationRow next_file{0, "p3", "h1", "ok", 0.24, 1000, R"({"concurrent_builds":0,"solution":{"sha256":"bb22"}})", 2.0};
+    ASSERT_TRUE(s->replace_confirmation(next_file)) << s->last_error();
+    EXPECT_NE(s->confirmations("p3")[0].result_json.find(R"("solution_sha256":"aa11")"), std::string::npos)
+        << s->confirmations("p3")[0].result_json;
+    EXPECT_TRUE(s->has_idle_confirmation("p3", "h1", "bb22"));
+    EXPECT_DOUBLE_EQ(s->confirmations("p3")[0].time_ms, 0.24);
     ConfirmationRow none{0, "p4", "h9", "ok", 1.0, 1000, "{}", 1.0};
     EXPECT_FALSE(s->replace_confirmation(none));
     EXPECT_NE(s->last_error().find("no re-measurement of p4 program h9 to replace"), std::string::npos) << s->last_error();

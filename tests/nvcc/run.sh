@@ -27,7 +27,7 @@ compile_one() {
   log=$out/$name.log
   start=$(date +%s)
   rc=0
-  nvcc -std=c++17 -O3 -DNDEBUG --expt-relaxed-constexpr -Xcudafe --diag_suppress=esa_on_defaulted_function_ignored \
+  nvcc -std=c++17 -O3 -DNDEBUG -DCUTLASS_ENABLE_DIRECT_CUDA_DRIVER_CALL=1 --expt-relaxed-constexpr -Xcudafe --diag_suppress=esa_on_defaulted_function_ignored \
     $arch -I"$cutlass/include" -I"$cutlass/tools/util/include" -shared -Xcompiler -fPIC \
     -o "$out/$name.so" "$cu" >"$log" 2>&1 || rc=$?
   local secs=$(( $(date +%s) - start ))

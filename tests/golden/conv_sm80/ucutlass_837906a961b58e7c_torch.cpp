@@ -289,8 +289,10 @@ at::Tensor upsample(at::Tensor dy, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_upsample_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(dy.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(dy.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_upsample_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -342,8 +344,10 @@ at::Tensor downsample(at::Tensor x, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_downsample_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_downsample_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -393,8 +397,10 @@ at::Tensor filter_grad(at::Tensor dy, at::Tensor x, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_filter_grad_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(dy.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(dy.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_filter_grad_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -446,8 +452,10 @@ at::Tensor video(at::Tensor x, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_video_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_video_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

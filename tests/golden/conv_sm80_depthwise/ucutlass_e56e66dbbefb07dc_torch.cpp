@@ -227,8 +227,10 @@ at::Tensor depthwise(at::Tensor x, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_depthwise_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_depthwise_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -286,8 +288,10 @@ at::Tensor depthwise_strided(at::Tensor x, at::Tensor w, at::Tensor c, double al
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_depthwise_strided_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_depthwise_strided_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

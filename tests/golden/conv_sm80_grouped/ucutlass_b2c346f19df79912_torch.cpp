@@ -277,8 +277,10 @@ at::Tensor grouped_single(at::Tensor x, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_grouped_single_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_grouped_single_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -330,8 +332,10 @@ at::Tensor grouped_multiple(at::Tensor x, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_grouped_multiple_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_grouped_multiple_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -284,8 +284,10 @@ at::Tensor conv3x3_bias_relu(at::Tensor x, at::Tensor w, at::Tensor bias, double
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_conv3x3_bias_relu_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_conv3x3_bias_relu_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -343,8 +345,10 @@ at::Tensor conv3x3_residual_tf32(at::Tensor x, at::Tensor w, at::Tensor c, doubl
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_conv3x3_residual_tf32_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_conv3x3_residual_tf32_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -8,12 +8,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <type_traits>
+#include <utility>
 
 #include <cuda_runtime.h>
 
 #include "cutlass/cutlass.h"
 #include "cute/tensor.hpp"
 #include "cutlass/kernel_hardware_info.hpp"
+#include "cutlass/gemm/gemm.h"
 #include "cutlass/version.h"
 #include "cutlass/numeric_types.h"
 #include "cutlass/epilogue/thread/activation.h"
@@ -52,6 +58,13 @@ struct GemmParams {
   long long extra_ld[8];
   long long extra_batch_stride[8];
 };
+
+// Two calls' params name the same operands: every byte equal (the struct has no
+// padding, so its bytes are its fields).
+static_assert(sizeof(GemmParams) == 5 * sizeof(void*) + 4 * sizeof(int) + 8 * sizeof(long long) + 2 * sizeof(float) +
+                                        8 * sizeof(void*) + 16 * sizeof(long long),
+              "GemmParams has padding: same_operands would compare indeterminate bytes");
+inline bool same_operands(const GemmParams& x, const GemmParams& y) { return std::memcmp(&x, &y, sizeof x) == 0; }
 
 namespace detail {
 
@@ -133,14 +146,55 @@ size_t workspace_size(Status (*make)(const Params&, typename Op::Arguments&), co
   return Op::get_workspace_size(args);
 }
 
-// can_implement, workspace (caller's, or stream-ordered allocation freed after
-// the launch), initialize, run, and the launch error check.
+// The kernel type under a CUTLASS 3.x device adapter (GemmUniversalAdapter or
+// ConvUniversalAdapter over a 3.x kernel); void for the 2.x operators, GEMV and
+// direct convolution. Only for these does building the launch's Params cost much:
+// they hold the TMA descriptors, one driver encode each.
+template <class Op, class = void>
+struct ReusableKernel { using type = void; };
+template <class Op>
+struct ReusableKernel<Op, std::enable_if_t<cutlass::gemm::detail::IsCutlass3GemmKernel<typename Op::GemmKernel>::value>> {
+  using type = typename Op::GemmKernel;
+};
+template <class Op>
+struct ReusableKernel<Op, std::void_t<typename Op::ConvKernel,
+                                      decltype(Op::run(std::declval<typename Op::Params&>(), cudaStream_t{}))>> {
+  using type = typename Op::ConvKernel;
+};
+
+// UCUTLASS_NO_LAUNCH_CACHE=1 builds every launch's Params afresh (an A/B of the cache).
+inline bool launch_cache_enabled() {
+  static const bool enabled = [] {
+    const char* v = std::getenv("UCUTLASS_NO_LAUNCH_CACHE");
+    return v == nullptr || v[0] == '\0' || v[0] == '0';
+  }();
+  return enabled;
+}
+
+// The last launch of one kernel: its operands (the caller's params, compared
+// by same_operands), device and workspace, and the Params CUTLASS built from
+// them. A call with the same operands launches those Params again: a PyTorch
+// module calls its kernels on the same tensors call after call, and a fresh
+// build encodes every TMA descriptor anew, host time the GPU waits through on a
+// short problem.
 template <class Op, class Params>
-Status run(Status (*make)(const Params&, typename Op::Arguments&), const Params& p,
-           cudaStream_t stream, void* workspace, size_t workspace_bytes) {
-  typename Op::Arguments args{};
-  Status st = make(p, args);
-  if (st.code != 0) return st;
+struct LaunchCache {
+  std::mutex mutex;
+  bool valid = false;
+  int device = -1;
+  void* workspace = nullptr;
+  size_t need = 0;
+  Params operands{};
+  typename Op::Params params{};
+};
+
+// can_implement, workspace (caller's, or stream-ordered allocation freed after
+// the launch), initialize, run, and the launch error check. `built`, when
+// given, receives the launch's Params if they may be launched again (the
+// workspace outlives the call).
+template <class Op, class Built = std::nullptr_t>
+Status run_fresh(const typename Op::Arguments& args, cudaStream_t stream, void* workspace, size_t workspace_bytes,
+                 Built built = nullptr, size_t* built_need = nullptr) {
   Op op;
   cutlass::Status cs = op.can_implement(args);
   if (cs != cutlass::Status::kSuccess)
@@ -160,7 +214,67 @@ Status run(Status (*make)(const Params&, typename Op::Arguments&), const Params&
   if (owned) cudaFreeAsync(workspace, stream);
   if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
   if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
+  if constexpr (!std::is_same_v<Built, std::nullptr_t>) {
+    if (!owned) {
+      *built = op.params();
+      *built_need = need;
+    }
+  }
   return Status{0, "ok"};
+}
+
+// A 3.x adapter's launch through its LaunchCache. The workspace is initialized
+// every call (stream-K's flags must start at zero), and its size checked again.
+template <class Op, class Params>
+Status run_reusing(const typename Op::Arguments& args, const Params& p, cudaStream_t stream, void* workspace,
+                   size_t workspace_bytes) {
+  using Kernel = typename ReusableKernel<Op>::type;
+  static LaunchCache<Op, Params> cache;
+  int device = -1;
+  const cudaError_t e = cudaGetDevice(&device);
+  if (e != cudaSuccess) return cuda_error("cudaGetDevice", e);
+  typename Op::Params params{};
+  bool hit = false;
+  {
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    hit = cache.valid && cache.device == device && cache.workspace == workspace && same_operands(cache.operands, p) &&
+          (cache.need == 0 || cache.need <= workspace_bytes);
+    if (hit) params = cache.params;
+  }
+  if (!hit) {
+    size_t need = 0;
+    const Status st = run_fresh<Op>(args, stream, workspace, workspace_bytes, &params, &need);
+    if (st.code == 0 && (workspace != nullptr || need == 0)) {
+      std::lock_guard<std::mutex> lock(cache.mutex);
+      cache.valid = true;
+      cache.device = device;
+      cache.workspace = workspace;
+      cache.need = need;
+      cache.operands = p;
+      cache.params = params;
+    }
+    return st;
+  }
+  cutlass::Status cs = Kernel::initialize_workspace(args, workspace, stream);
+  if (cs == cutlass::Status::kSuccess) cs = Op::run(params, stream);
+  const cudaError_t launch = cudaGetLastError();
+  if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
+  if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
+  return Status{0, "ok"};
+}
+
+// One launch of Op over the caller's params p: through the LaunchCache for a
+// 3.x adapter (unless UCUTLASS_NO_LAUNCH_CACHE is set), else built afresh.
+template <class Op, class Params>
+Status run(Status (*make)(const Params&, typename Op::Arguments&), const Params& p,
+           cudaStream_t stream, void* workspace, size_t workspace_bytes) {
+  typename Op::Arguments args{};
+  const Status st = make(p, args);
+  if (st.code != 0) return st;
+  if constexpr (!std::is_void_v<typename ReusableKernel<Op>::type>) {
+    if (launch_cache_enabled()) return run_reusing<Op>(args, p, stream, workspace, workspace_bytes);
+  }
+  return run_fresh<Op>(args, stream, workspace, workspace_bytes);
 }
 
 }  // namespace detail

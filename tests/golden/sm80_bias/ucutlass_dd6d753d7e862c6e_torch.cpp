@@ -225,8 +225,10 @@ at::Tensor linear_relu_exact(at::Tensor a, at::Tensor b, at::Tensor bias, double
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_linear_relu_exact_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_linear_relu_exact_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -273,8 +275,10 @@ at::Tensor row_bias(at::Tensor a, at::Tensor b, at::Tensor bias, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_row_bias_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_row_bias_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -333,8 +337,10 @@ at::Tensor conv_bias_relu(at::Tensor x, at::Tensor w, at::Tensor bias, double al
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_conv_bias_relu_workspace_size(&p);
-  at::Tensor workspace = at::empty({static_cast<int64_t>(workspace_bytes)},
-                                         at::TensorOptions().dtype(at::kByte).device(x.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(x.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_conv_bias_relu_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -110,8 +110,10 @@ at::Tensor gemv_f32(at::Tensor a, at::Tensor b, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_gemv_f32_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_gemv_f32_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -157,8 +159,10 @@ at::Tensor gemv_batched(at::Tensor a, at::Tensor b, at::Tensor c, double alpha, 
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_gemv_batched_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_gemv_batched_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

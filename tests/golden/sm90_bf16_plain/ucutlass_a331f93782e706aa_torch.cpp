@@ -113,8 +113,10 @@ at::Tensor gemm_bf16(at::Tensor a, at::Tensor b, at::Tensor c, double alpha, dou
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_gemm_bf16_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_gemm_bf16_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -155,8 +155,10 @@ at::Tensor gated(at::Tensor a, at::Tensor b, at::Tensor c, at::Tensor x_gate, at
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_gated_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_gated_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

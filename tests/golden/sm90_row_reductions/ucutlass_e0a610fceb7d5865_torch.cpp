@@ -134,8 +134,10 @@ at::Tensor softmax_scores(at::Tensor a, at::Tensor b, at::Tensor x_row_max, at::
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_softmax_scores_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_softmax_scores_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -206,8 +208,10 @@ at::Tensor linear_column_stats(at::Tensor a, at::Tensor b, at::Tensor bias, at::
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_linear_column_stats_workspace_size(&p);
-  at::Tensor workspace =
-      at::empty({static_cast<int64_t>(workspace_bytes)}, at::TensorOptions().dtype(at::kByte).device(a.device()));
+  // No tensor for no workspace: an empty allocation is host time on every call.
+  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
+                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
+                                              : at::Tensor();
   char msg[512];
   const int rc = ucutlass_linear_column_stats_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
