@@ -3,9 +3,22 @@
 #include <algorithm>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
 #include "store/superseded.h"
 
 namespace ucutlass::report {
+
+namespace {
+
+// Eager's time in the re-measurement's own result (the optimizer times it beside each one); 0 when not.
+double eager_beside_ms(const store::ConfirmationRow& c) {
+  const nlohmann::json r = nlohmann::json::parse(c.result_json, nullptr, false);
+  const nlohmann::json::json_pointer at("/timing/eager/median_ms");
+  return r.is_object() && r.contains(at) && r[at].is_number() ? r[at].get<double>() : 0;
+}
+
+}  // namespace
 
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
   std::vector<ProblemOutcome> out;
@@ -31,7 +44,7 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
     if (best)
       for (const store::ConfirmationRow& c : confirmations)
         if (c.problem == p.name && c.hash == best->hash)
-          o.remeasured = ProblemOutcome::Remeasured{c.verdict == "ok" && c.time_ms > 0, c.time_ms};
+          o.remeasured = ProblemOutcome::Remeasured{c.verdict == "ok" && c.time_ms > 0, c.time_ms, eager_beside_ms(c)};
     out.push_back(std::move(o));
   }
   return out;

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
 #include <tuple>
 
@@ -83,6 +84,30 @@ TEST(StoreOutcomes, AReMeasurementCountsOnlyForTheBestAttemptsProgram) {
   EXPECT_TRUE(o[0].remeasured->ok);
   EXPECT_DOUBLE_EQ(o[0].remeasured->time_ms, 1.1);
   EXPECT_FALSE(o[1].remeasured.has_value());
+  std::filesystem::remove(path);
+}
+
+TEST(StoreOutcomes, AReMeasurementWithEagerTimedBesideItIsARatioOfThatRun) {
+  std::string path;
+  auto s = fresh_store("beside_", &path);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));  // eager 2 ms on the campaign's first day
+  ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
+  ASSERT_TRUE(record(*s, "a", "fast", "ok", 1.0));
+  ASSERT_TRUE(record(*s, "b", "only", "ok", 1.0));
+  // a: eager timed at 2.5 ms beside its 1.25 ms re-measurement -> 2x, not 2 / 1.25 = 1.6x; b: no eager there.
+  store::ConfirmationRow ca{0, "a", "fast", "ok", 1.25, 1000, R"({"timing": {"eager": {"median_ms": 2.5}}})", 1};
+  store::ConfirmationRow cb{0, "b", "only", "ok", 0.8, 1000, "{}", 1};
+  ASSERT_TRUE(s->record_confirmation(ca) && s->record_confirmation(cb));
+  const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
+  ASSERT_EQ(o.size(), 2u);
+  EXPECT_DOUBLE_EQ(o[0].remeasured->eager_ms, 2.5);
+  EXPECT_DOUBLE_EQ(o[0].remeasured_speedup_eager(), 2.0);
+  EXPECT_DOUBLE_EQ(o[1].remeasured->eager_ms, 0);
+  EXPECT_DOUBLE_EQ(o[1].remeasured_speedup_eager(), 2.5);
+  const SuiteSummary sum = summarize(o);
+  EXPECT_NEAR(sum.eager_remeasured.geomean, std::sqrt(2.0 * 2.5), 1e-12);
+  EXPECT_NEAR(sum.eager.geomean, 2.0, 1e-12);  // the attempts' figure keeps the store's eager
   std::filesystem::remove(path);
 }
 

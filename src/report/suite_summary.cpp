@@ -21,6 +21,12 @@ std::optional<double> ProblemOutcome::remeasured_best_ms() const {
   return remeasured->time_ms;
 }
 
+double ProblemOutcome::remeasured_speedup_eager() const {
+  const std::optional<double> t = remeasured_best_ms();
+  const double baseline = remeasured && remeasured->eager_ms > 0 ? remeasured->eager_ms : eager_ms;
+  return baseline > 0 && t && *t > 0 ? baseline / *t : 0;
+}
+
 double speedup(double baseline_ms, std::optional<double> best_ms) {
   return baseline_ms > 0 && best_ms && *best_ms > 0 ? baseline_ms / *best_ms : 0;
 }
@@ -50,12 +56,13 @@ double fast_p(const std::vector<double>& speedups, size_t problems, double p) {
   return static_cast<double>(n) / problems;
 }
 
-SpeedupStats stats_against(const std::vector<ProblemOutcome>& outcomes, double ProblemOutcome::*baseline,
-                           std::optional<double> (ProblemOutcome::*best)() const = nullptr) {
+// speedup_of(o): the problem's speedup, <= 0 when unsolved or its baseline is not measured.
+template <class SpeedupOf>
+SpeedupStats stats_of(const std::vector<ProblemOutcome>& outcomes, SpeedupOf speedup_of) {
   SpeedupStats st;
   std::vector<double> speedups;
   for (const ProblemOutcome& o : outcomes) {
-    const double s = speedup(o.*baseline, best ? (o.*best)() : o.best_ms());
+    const double s = speedup_of(o);
     if (s <= 0) continue;
     speedups.push_back(s);
     st.wins += s > 1;
@@ -95,8 +102,10 @@ SuiteSummary summarize(const std::vector<ProblemOutcome>& outcomes) {
     ++s.verified;
     if (!o.remeasured)
       ++s.remeasure_pending;
-    else if (o.remeasured_best_ms())
+    else if (o.remeasured_best_ms()) {
       ++s.remeasured;
+      s.remeasured_eager_beside += o.remeasured->eager_ms > 0;
+    }
     else
       ++s.remeasured_failed;
     if (o.sol_ms > 0) {
@@ -104,9 +113,9 @@ SuiteSummary summarize(const std::vector<ProblemOutcome>& outcomes) {
       s.sol_violations += *best < o.sol_ms;
     }
   }
-  s.eager = stats_against(outcomes, &ProblemOutcome::eager_ms);
-  s.compile = stats_against(outcomes, &ProblemOutcome::compile_ms);
-  s.eager_remeasured = stats_against(outcomes, &ProblemOutcome::eager_ms, &ProblemOutcome::remeasured_best_ms);
+  s.eager = stats_of(outcomes, [](const ProblemOutcome& o) { return speedup(o.eager_ms, o.best_ms()); });
+  s.compile = stats_of(outcomes, [](const ProblemOutcome& o) { return speedup(o.compile_ms, o.best_ms()); });
+  s.eager_remeasured = stats_of(outcomes, [](const ProblemOutcome& o) { return o.remeasured_speedup_eager(); });
   s.sol_counted = static_cast<int>(sol_fractions.size());
   s.sol_fraction_median = median(sol_fractions);
   s.attempt_fast2 = attempt_fast_p(outcomes, 2);
@@ -152,8 +161,10 @@ std::string summary_text(const SuiteSummary& s) {
   if (s.remeasured + s.remeasured_failed > 0) {
     std::snprintf(line, sizeof line,
                   "re-measured (each best's program evaluated again as the written solution): %d of %d verified passed again, "
-                  "%d failed there, %d not yet; with those times vs eager: geomean %.3fx over %d, suite geomean %.3fx\n",
-                  s.remeasured, s.verified, s.remeasured_failed, s.remeasure_pending, s.eager_remeasured.geomean,
+                  "%d failed there, %d not yet; with those times vs eager (timed beside %d of them, else the store's): "
+                  "geomean %.3fx over %d, suite geomean %.3fx\n",
+                  s.remeasured, s.verified, s.remeasured_failed, s.remeasure_pending, s.remeasured_eager_beside,
+                  s.eager_remeasured.geomean,
                   s.eager_remeasured.counted, s.eager_remeasured.suite_geomean);
     o << line;
   }
@@ -196,6 +207,7 @@ nlohmann::json summary_json(const SuiteSummary& s) {
           {"speedup_compile", stats(s.compile)},
           {"sol_fraction", {{"counted", s.sol_counted}, {"median", s.sol_fraction_median}, {"violations", s.sol_violations}}},
           {"remeasured", {{"passed", s.remeasured}, {"failed", s.remeasured_failed}, {"pending", s.remeasure_pending},
+                          {"eager_beside", s.remeasured_eager_beside},
                           {"speedup_eager", stats(s.eager_remeasured)}}},
           {"attempt_fast_2", s.attempt_fast2}};
 }

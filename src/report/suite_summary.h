@@ -41,12 +41,16 @@ struct ProblemOutcome {
   struct Remeasured {
     bool ok = false;
     double time_ms = 0;
+    double eager_ms = 0;  // eager timed beside it (same worker, same inputs); 0: not timed there
   };
   std::optional<Remeasured> remeasured;
 
   std::optional<double> best_ms(size_t first_n = SIZE_MAX) const;
   // The time the re-measured figures use: the re-measurement where there is one, else best_ms().
   std::optional<double> remeasured_best_ms() const;
+  // The re-measured figures' speedup over eager: against the eager time measured beside the
+  // re-measurement where it was (a ratio of one run), else against eager_ms; 0 when unsolved.
+  double remeasured_speedup_eager() const;
 };
 
 inline constexpr double kFastP[] = {0, 0.5, 0.8, 1, 1.5, 2};
@@ -75,6 +79,7 @@ struct SuiteSummary {
   int remeasured = 0;         // verified problems whose best was re-measured and passed again
   int remeasured_failed = 0;  // ... and failed there (unsolved in the re-measured figures)
   int remeasure_pending = 0;  // verified problems whose best has no re-measurement
+  int remeasured_eager_beside = 0;  // passed re-measurements with eager timed beside them
   // attempt_fast2[n-1]: fast_2 vs eager with each problem's first n attempts,
   // n = 1 .. the most attempts any problem used.
   std::vector<double> attempt_fast2;

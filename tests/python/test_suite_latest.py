@@ -29,9 +29,9 @@ def store(path, problems, attempts, remeasured=()):
         h, result, config = (list(rest) + [f"h{i}", "{}", ""][len(rest):])[:3]
         db.execute("INSERT INTO attempts (problem, seq, hash, verdict, time_ms, result_json, config) "
                    "VALUES (?, ?, ?, ?, ?, ?, ?)", (name, i, h, verdict, ms, result, config))
-    for name, h, verdict, ms in remeasured:
+    for name, h, verdict, ms, *result in remeasured:
         db.execute("INSERT INTO confirmations (problem, hash, verdict, time_ms, timing_min_ms, result_json, wall_s) "
-                   "VALUES (?, ?, ?, ?, 1000, '{}', 1)", (name, h, verdict, ms))
+                   "VALUES (?, ?, ?, ?, 1000, ?, 1)", (name, h, verdict, ms, result[0] if result else "{}"))
     db.commit()
     db.close()
     return path
@@ -117,6 +117,19 @@ def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp
     assert math.isclose(d["suite_geomean"], (4.0 * 1.0 * 2.0 * 2.0) ** (1 / 4))
     assert d["remeasured_problems"] == 1
     assert math.isclose(d["suite_geomean_remeasured"], (3.2 * 1.0 * 2.0 * 2.0) ** (1 / 4))
+
+
+def test_a_remeasurement_with_eager_timed_beside_it_takes_that_ratio(tmp_path):
+    # a: re-measured 1.25 ms with eager timed beside it at 4.5 ms (3.6x): the ratio of that one run, not the
+    # store's first-day eager over today's time (3.2x); c: re-measured without eager beside it -> the store's.
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "c": 2.0},
+                 [("a", "ok", 1.0, "fast"), ("c", "ok", 1.0, "only")],
+                 [("a", "fast", "ok", 1.25, json.dumps({"speedup": {"vs_eager": 3.6}})), ("c", "only", "ok", 0.8)])
+    d = suite_of(path, tmp_path / "suite.json")
+    assert d["remeasured_problems"] == 2 and d["remeasured_eager_beside"] == 1
+    assert math.isclose(d["suite_geomean_remeasured"], (3.6 * 2.5) ** (1 / 2))
+    rows = {p["problem"]: p for p in d["problems"]}
+    assert rows["a"]["remeasured"]["eager"] == "beside" and rows["c"]["remeasured"]["eager"] == "store"
 
 
 def test_a_config_measured_again_as_todays_program_stands_by_that_program(tmp_path):
