@@ -261,6 +261,11 @@ Status run_reusing(const typename Op::Arguments& args, const Params& p, cudaStre
   cutlass::Status cs = Kernel::initialize_workspace(args, workspace, stream);
   if (cs == cutlass::Status::kSuccess) cs = Op::run(params, stream);
   const cudaError_t launch = cudaGetLastError();
+  if (launch != cudaSuccess || cs != cutlass::Status::kSuccess) {
+    // Whatever failed (a reset device lost the shared-memory attribute, say), the next call builds afresh.
+    std::lock_guard<std::mutex> lock(cache.mutex);
+    cache.valid = false;
+  }
   if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
   if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
   return Status{0, "ok"};
