@@ -168,7 +168,8 @@ inline size_t $NAME$_workspace_size(const ConvParams& p) {
 
 inline Status $NAME$_run(const ConvParams& p, cudaStream_t stream, void* workspace = nullptr,
                    size_t workspace_bytes = 0) {
-  return detail::run<$NAME$_detail::Conv>(&$NAME$_detail::make_arguments, p, stream, workspace, workspace_bytes);
+  static detail::LaunchCacheFor<$NAME$_detail::Conv, ConvParams> cache;
+  return detail::run<$NAME$_detail::Conv>(&$NAME$_detail::make_arguments, p, stream, workspace, workspace_bytes, cache);
 }
 )CPP";
 

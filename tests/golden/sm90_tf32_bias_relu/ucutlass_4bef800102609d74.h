@@ -191,6 +191,13 @@ struct LaunchCache {
   typename Op::Params params{};
 };
 
+// Each kernel entry owns one (a static in NAME_run): two kernels of one program may have the same CUTLASS
+// type and would take turns evicting each other from a cache kept per type. Nothing for the others.
+struct NoLaunchCache {};
+template <class Op, class Params>
+using LaunchCacheFor =
+    std::conditional_t<std::is_void_v<typename ReusableKernel<Op>::type>, NoLaunchCache, LaunchCache<Op, Params>>;
+
 // can_implement, workspace (caller's, or stream-ordered allocation freed after
 // the launch), initialize, run, and the launch error check. `built`, when
 // given, receives the launch's Params if they may be launched again (the
@@ -230,9 +237,8 @@ Status run_fresh(const typename Op::Arguments& args, cudaStream_t stream, void* 
 // every call (stream-K's flags must start at zero), and its size checked again.
 template <class Op, class Params>
 Status run_reusing(const typename Op::Arguments& args, const Params& p, cudaStream_t stream, void* workspace,
-                   size_t workspace_bytes) {
+                   size_t workspace_bytes, LaunchCache<Op, Params>& cache) {
   using Kernel = typename ReusableKernel<Op>::type;
-  static LaunchCache<Op, Params> cache;
   int device = -1;
   const cudaError_t e = cudaGetDevice(&device);
   if (e != cudaSuccess) return cuda_error("cudaGetDevice", e);
@@ -271,16 +277,16 @@ Status run_reusing(const typename Op::Arguments& args, const Params& p, cudaStre
   return Status{0, "ok"};
 }
 
-// One launch of Op over the caller's params p: through the LaunchCache for a
-// 3.x adapter (unless UCUTLASS_NO_LAUNCH_CACHE is set), else built afresh.
+// One launch of Op over the caller's params p: through the kernel's LaunchCache for
+// a 3.x adapter (unless UCUTLASS_NO_LAUNCH_CACHE is set), else built afresh.
 template <class Op, class Params>
 Status run(Status (*make)(const Params&, typename Op::Arguments&), const Params& p,
-           cudaStream_t stream, void* workspace, size_t workspace_bytes) {
+           cudaStream_t stream, void* workspace, size_t workspace_bytes, LaunchCacheFor<Op, Params>& cache) {
   typename Op::Arguments args{};
   const Status st = make(p, args);
   if (st.code != 0) return st;
   if constexpr (!std::is_void_v<typename ReusableKernel<Op>::type>) {
-    if (launch_cache_enabled()) return run_reusing<Op>(args, p, stream, workspace, workspace_bytes);
+    if (launch_cache_enabled()) return run_reusing<Op>(args, p, stream, workspace, workspace_bytes, cache);
   }
   return run_fresh<Op>(args, stream, workspace, workspace_bytes);
 }
@@ -400,7 +406,8 @@ inline size_t linear_relu_workspace_size(const GemmParams& p) {
 
 inline Status linear_relu_run(const GemmParams& p, cudaStream_t stream, void* workspace = nullptr,
                    size_t workspace_bytes = 0) {
-  return detail::run<linear_relu_detail::Gemm>(&linear_relu_detail::make_arguments, p, stream, workspace, workspace_bytes);
+  static detail::LaunchCacheFor<linear_relu_detail::Gemm, GemmParams> cache;
+  return detail::run<linear_relu_detail::Gemm>(&linear_relu_detail::make_arguments, p, stream, workspace, workspace_bytes, cache);
 }
 
 }  // namespace ucutlass_4bef800102609d74
