@@ -2,7 +2,7 @@
 """One device call of a whole-suite campaign kept in bench/results/campaigns, both sides of it.
 
     python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--and PROFILE STORE_A STORE_B ...]
-                                           [--work DIR] [--verify SECS] [--one-gpu]
+                                           [--work DIR] [--verify SECS] [--one-gpu] [--first STEPS]
     (the device call: `bench/device_parallel.sh` with the two OPTIMIZE_OUT folders it prints)
     python3 bench/campaign_call.py collect RESULTS_TGZ STORE [STORE] [--label NAME]
 
@@ -17,10 +17,12 @@ device calls, half a then half b on the still-warm machine (the second skips the
 half b's folder back as it was packed), each collected on its own with its half's store alone. Each
 --and adds another campaign (a profile and its two stores) to the same carry: its calls follow on the
 warm machine, none unpacking again, so a session's device time is not spent starting a second machine.
+--first STEPS puts other bench/device_steps.sh steps (STEP:SECONDS) at the head of the first call, their
+seconds taken from its optimize step (the launch cache's A/B: --first overhead_ab:240).
 
 collect: unpacks the call's results.tgz, checkpoints each returned store (gpu0's for the first store
 given, gpu1's for the second) and copies it over the store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
-last) and the campaign-state JSON into bench/results/, and writes the suite figure of both stores
+last) and the stream's result JSONs (campaign-state, and those of --first steps) into bench/results/, and writes the suite figure of both stores
 (bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-call<N>.json.
 
 Stores are given half a first; the GPU streams of the call are in that order (gpu0 = half a).
@@ -68,11 +70,26 @@ def half_problems(half):
     return (REPO / "bench" / "sets" / f"suite-half-{half}.txt").read_text().strip().split(",")
 
 
-def stream(half, folder, profile, verify_s=0, total_s=570):
-    """One GPU's steps for bench/device_parallel.sh: the campaign's optimize step, then (verify_s > 0)
-    the verify step over the same folder, their seconds adding up to total_s."""
-    steps = f"optimize:{total_s - verify_s}" + (f" verify:{verify_s}" if verify_s > 0 else "")
-    return (f'"OPTIMIZE_OUT={folder} OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-{half}.txt) '
+def step_seconds(steps):
+    """The seconds of bench/device_steps.sh steps written STEP:SECONDS, space-separated (each must say them)."""
+    total = 0
+    for step in steps.split():
+        name, sep, secs = step.partition(":")
+        if not sep or not secs.isdigit():
+            raise ValueError(f"--first {steps!r}: write each step as STEP:SECONDS (bench/device_steps.sh)")
+        total += int(secs)
+    return total
+
+
+def stream(half, folder, profile, verify_s=0, total_s=570, first=""):
+    """One GPU's steps for bench/device_parallel.sh: `first` (steps of bench/device_steps.sh, such as
+    overhead_ab:240), the campaign's optimize step, then (verify_s > 0) the verify step over the same
+    folder, their seconds adding up to total_s."""
+    optimize_s = total_s - verify_s - (step_seconds(first) if first else 0)
+    if optimize_s < 60:
+        raise ValueError(f"{total_s} s leave {optimize_s} s for the optimize step after {first!r} and verify")
+    steps = f"optimize:{optimize_s}" + (f" verify:{verify_s}" if verify_s > 0 else "")
+    return (f'"{first + " " if first else ""}OPTIMIZE_OUT={folder} OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-{half}.txt) '
             f'OPTIMIZE_FLAGS=--profile={profile} {steps}"')
 
 
@@ -122,7 +139,8 @@ def prepare(a):
         for half, store in zip(HALVES, pair):
             if prepare_half(work, half, store, profile) is None:
                 return 1
-            streams.append(stream(half, folder_name(store), profile, a.verify))
+            first = a.first if not planned and not streams else ""  # the first call's stream only
+            streams.append(stream(half, folder_name(store), profile, a.verify, first=first))
         planned.append((streams, pair))
     # NO_SRC: the device's copy of the working tree is the source (commit first); the tracked stores and a
     # packed copy of the tree together outgrew the device tool's 64 MiB (2026-12-01).
@@ -188,8 +206,10 @@ def collect(a):
             for side in (".sqlite-wal", ".sqlite-shm"):
                 store.with_name(store.stem + side).unlink(missing_ok=True)
             shutil.copy(gpu / "optimize.log", store.with_name(f"{store.stem}-call{call}.log"))
-            for state in gpu.glob("campaign-state-*.json"):
-                shutil.copy(state, results / state.name)
+            # The stream's result records: campaign-state-*, and those of steps before the campaign
+            # (--first), such as launch-overhead-ab-*.
+            for record in gpu.glob("*.json"):
+                shutil.copy(record, results / record.name)
             print(f"{store}: call {call} recorded")
     if not calls:
         return 1
@@ -212,6 +232,9 @@ def main():
     p.add_argument("--verify", type=int, default=0, metavar="SECS",
                    help="end each GPU's stream with the verify step (bench/verify_written.py) for SECS of its 570")
     p.add_argument("--one-gpu", action="store_true", help="an x1 machine: one device call per half")
+    p.add_argument("--first", default="", metavar="STEPS",
+                   help="bench/device_steps.sh steps (STEP:SECONDS, space-separated) the first call runs before "
+                        "its campaign, their seconds taken from its optimize step (e.g. overhead_ab:240)")
     c = sub.add_parser("collect")
     c.add_argument("results")
     c.add_argument("stores", nargs="+", help="gpu0's store, then gpu1's (one for a one-GPU call)")

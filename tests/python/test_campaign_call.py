@@ -15,6 +15,20 @@ def test_a_stream_is_the_campaign_then_optionally_its_verify_step():
     assert "suite-half-b.txt" in verified
 
 
+def test_steps_before_the_campaign_take_their_seconds_from_its_optimize_step():
+    first = campaign_call.stream("a", "opt_x", "kernelbench-v0.1", first="overhead_ab:240")
+    assert first.startswith('"overhead_ab:240 OPTIMIZE_OUT=opt_x ')
+    assert first.endswith("optimize:330\"")
+    both = campaign_call.stream("a", "opt_x", "kernelbench-v0.1", verify_s=100, first="overhead:60 overhead_ab:200")
+    assert both.endswith("optimize:210 verify:100\"")
+    for bad in ("overhead_ab", "overhead_ab:5m", "overhead_ab:540"):
+        try:
+            campaign_call.stream("a", "opt_x", "kernelbench", first=bad)
+        except ValueError:
+            continue
+        raise AssertionError(f"{bad!r} accepted")
+
+
 def test_folder_names_follow_the_store():
     assert campaign_call.folder_name("bench/results/campaigns/kbsuite-a-2026-11-30.sqlite") == "opt_kbsuite_a_2026_11_30"
 
