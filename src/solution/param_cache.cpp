@@ -5,7 +5,7 @@ namespace ucutlass::solution {
 const std::string_view kParamCacheHelper = R"PY(
 def _ucutlass_cached(owner, key, param, build):
     cache = owner.__dict__.setdefault("_ucutlass_cache", {})
-    stamp = (param.data_ptr(), param._version, tuple(param.shape), tuple(param.stride()))
+    stamp = (param.data_ptr(), param._version, param.shape, param.stride())  # torch.Size and a tuple: no copies
     hit = cache.get(key)
     if hit is None or hit[0] != stamp:
         with torch.no_grad():
