@@ -279,10 +279,7 @@ $BIAS_PARAMS$$EXTRA_PARAMS$  p.n = static_cast<int>(n);
   p.beta = static_cast<float>($BETA$);
 
   const size_t workspace_bytes = ucutlass_$NAME$_workspace_size(&p);
-  // No tensor for no workspace: an empty allocation is host time on every call.
-  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
-                                                            at::TensorOptions().dtype(at::kByte).device($A_NAME$.device()))
-                                              : at::Tensor();
+  const at::Tensor workspace = workspace_tensor(workspace_bytes, $A_NAME$.device());
   char msg[512];
   const int rc = ucutlass_$NAME$_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

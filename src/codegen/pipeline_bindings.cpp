@@ -83,10 +83,7 @@ $ALLOCATIONS$
   ucutlass_$NAME$_params p{};
 $POINTERS$
   const size_t workspace_bytes = ucutlass_$NAME$_workspace_size(&p);
-  // No tensor for no workspace: an empty allocation is host time on every call.
-  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
-                                                            at::TensorOptions().dtype(at::kByte).device(device))
-                                              : at::Tensor();
+  const at::Tensor workspace = workspace_tensor(workspace_bytes, device);
   char msg[512];
   const int rc = ucutlass_$NAME$_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

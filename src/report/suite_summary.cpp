@@ -22,9 +22,7 @@ std::optional<double> ProblemOutcome::remeasured_best_ms() const {
 }
 
 double ProblemOutcome::remeasured_speedup_eager() const {
-  const std::optional<double> t = remeasured_best_ms();
-  const double baseline = remeasured && remeasured->eager_ms > 0 ? remeasured->eager_ms : eager_ms;
-  return baseline > 0 && t && *t > 0 ? baseline / *t : 0;
+  return speedup(remeasured && remeasured->eager_ms > 0 ? remeasured->eager_ms : eager_ms, remeasured_best_ms());
 }
 
 double speedup(double baseline_ms, std::optional<double> best_ms) {

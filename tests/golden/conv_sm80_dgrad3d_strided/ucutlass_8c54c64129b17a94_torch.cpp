@@ -86,6 +86,12 @@ at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_m
   return at::empty(shape, options).transpose(-1, -2);
 }
 
+// A kernel's workspace, or no tensor when it needs none: an empty allocation is host time on every call.
+[[maybe_unused]] at::Tensor workspace_tensor(size_t bytes, c10::Device device) {
+  return bytes ? at::empty({static_cast<int64_t>(bytes)}, at::TensorOptions().dtype(at::kByte).device(device))
+               : at::Tensor();
+}
+
 }  // namespace
 
 extern "C" int ucutlass_batched_transpose_copy(const void* src, void* dst, long long batch, long long rows,
@@ -230,10 +236,7 @@ at::Tensor grad_input(at::Tensor dy, at::Tensor w, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_grad_input_workspace_size(&p);
-  // No tensor for no workspace: an empty allocation is host time on every call.
-  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
-                                                            at::TensorOptions().dtype(at::kByte).device(dy.device()))
-                                              : at::Tensor();
+  const at::Tensor workspace = workspace_tensor(workspace_bytes, dy.device());
   char msg[512];
   const int rc = ucutlass_grad_input_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

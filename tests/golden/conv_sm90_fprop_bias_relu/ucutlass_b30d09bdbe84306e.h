@@ -530,6 +530,13 @@ using LaunchCacheFor =
 // the launch), initialize, run, and the launch error check. `built`, when
 // given, receives the launch's Params if they may be launched again (the
 // workspace outlives the call).
+// The status of a launch: its CUDA error first, then CUTLASS's.
+inline Status launch_status(cudaError_t launch, cutlass::Status cs) {
+  if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
+  if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
+  return Status{0, "ok"};
+}
+
 template <class Op, class Built = std::nullptr_t>
 Status run_fresh(const typename Op::Arguments& args, cudaStream_t stream, void* workspace, size_t workspace_bytes,
                  Built built = nullptr, size_t* built_need = nullptr) {
@@ -550,15 +557,14 @@ Status run_fresh(const typename Op::Arguments& args, cudaStream_t stream, void* 
   if (cs == cutlass::Status::kSuccess) cs = op.run(stream);
   const cudaError_t launch = cudaGetLastError();
   if (owned) cudaFreeAsync(workspace, stream);
-  if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
-  if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
+  const Status st = launch_status(launch, cs);
   if constexpr (!std::is_same_v<Built, std::nullptr_t>) {
-    if (!owned) {
+    if (st.code == 0 && !owned) {
       *built = op.params();
       *built_need = need;
     }
   }
-  return Status{0, "ok"};
+  return st;
 }
 
 // A 3.x adapter's launch through its LaunchCache. The workspace is initialized
@@ -575,7 +581,7 @@ Status run_reusing(const typename Op::Arguments& args, const Params& p, cudaStre
   {
     std::lock_guard<std::mutex> lock(cache.mutex);
     hit = cache.valid && cache.device == device && cache.workspace == workspace && same_operands(cache.operands, p) &&
-          (cache.need == 0 || cache.need <= workspace_bytes);
+          cache.need <= workspace_bytes;
     if (hit) params = cache.params;
   }
   if (!hit) {
@@ -594,15 +600,13 @@ Status run_reusing(const typename Op::Arguments& args, const Params& p, cudaStre
   }
   cutlass::Status cs = Kernel::initialize_workspace(args, workspace, stream);
   if (cs == cutlass::Status::kSuccess) cs = Op::run(params, stream);
-  const cudaError_t launch = cudaGetLastError();
-  if (launch != cudaSuccess || cs != cutlass::Status::kSuccess) {
+  const Status st = launch_status(cudaGetLastError(), cs);
+  if (st.code != 0) {
     // Whatever failed (a reset device lost the shared-memory attribute, say), the next call builds afresh.
     std::lock_guard<std::mutex> lock(cache.mutex);
     cache.valid = false;
   }
-  if (launch != cudaSuccess) return cuda_error("the kernel launch", launch);
-  if (cs != cutlass::Status::kSuccess) return error(4, "CUTLASS error: %s", cutlass::cutlassGetStatusString(cs));
-  return Status{0, "ok"};
+  return st;
 }
 
 // One launch of Op over the caller's params p: through the kernel's LaunchCache for

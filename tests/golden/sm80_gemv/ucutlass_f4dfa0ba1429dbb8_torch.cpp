@@ -77,6 +77,12 @@ at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_m
   return at::empty(shape, options).transpose(-1, -2);
 }
 
+// A kernel's workspace, or no tensor when it needs none: an empty allocation is host time on every call.
+[[maybe_unused]] at::Tensor workspace_tensor(size_t bytes, c10::Device device) {
+  return bytes ? at::empty({static_cast<int64_t>(bytes)}, at::TensorOptions().dtype(at::kByte).device(device))
+               : at::Tensor();
+}
+
 }  // namespace
 
 // D = alpha * A @ B
@@ -110,10 +116,7 @@ at::Tensor gemv_f32(at::Tensor a, at::Tensor b, double alpha) {
   p.beta = static_cast<float>(0.0);
 
   const size_t workspace_bytes = ucutlass_gemv_f32_workspace_size(&p);
-  // No tensor for no workspace: an empty allocation is host time on every call.
-  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
-                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
-                                              : at::Tensor();
+  const at::Tensor workspace = workspace_tensor(workspace_bytes, a.device());
   char msg[512];
   const int rc = ucutlass_gemv_f32_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,
@@ -159,10 +162,7 @@ at::Tensor gemv_batched(at::Tensor a, at::Tensor b, at::Tensor c, double alpha, 
   p.beta = static_cast<float>(beta);
 
   const size_t workspace_bytes = ucutlass_gemv_batched_workspace_size(&p);
-  // No tensor for no workspace: an empty allocation is host time on every call.
-  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
-                                                            at::TensorOptions().dtype(at::kByte).device(a.device()))
-                                              : at::Tensor();
+  const at::Tensor workspace = workspace_tensor(workspace_bytes, a.device());
   char msg[512];
   const int rc = ucutlass_gemv_batched_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

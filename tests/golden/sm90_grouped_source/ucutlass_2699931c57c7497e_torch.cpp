@@ -87,6 +87,12 @@ at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_m
   return at::empty(shape, options).transpose(-1, -2);
 }
 
+// A kernel's workspace, or no tensor when it needs none: an empty allocation is host time on every call.
+[[maybe_unused]] at::Tensor workspace_tensor(size_t bytes, c10::Device device) {
+  return bytes ? at::empty({static_cast<int64_t>(bytes)}, at::TensorOptions().dtype(at::kByte).device(device))
+               : at::Tensor();
+}
+
 }  // namespace
 
 // D_g = alpha * A_g @ B_g + beta * C_g, for every group g
@@ -147,10 +153,7 @@ std::vector<at::Tensor> grouped_axpby(std::vector<at::Tensor> a, std::vector<at:
 
   // 0 when a group is refused; the run then returns the reason without touching the GPU.
   const size_t workspace_bytes = ucutlass_grouped_axpby_workspace_size(&p);
-  // No tensor for no workspace: an empty allocation is host time on every call.
-  const at::Tensor workspace = workspace_bytes ? at::empty({static_cast<int64_t>(workspace_bytes)},
-                                                            at::TensorOptions().dtype(at::kByte).device(a[0].device()))
-                                              : at::Tensor();
+  const at::Tensor workspace = workspace_tensor(workspace_bytes, a[0].device());
   char msg[512];
   const int rc = ucutlass_grouped_axpby_run_with_workspace(&p, at::cuda::getCurrentCUDAStream().stream(),
                                                     workspace_bytes ? workspace.data_ptr() : nullptr,

@@ -90,6 +90,12 @@ at::Tensor allocate_output(const at::Tensor& a, at::ScalarType dtype, bool row_m
   return at::empty(shape, options).transpose(-1, -2);
 }
 
+// A kernel's workspace, or no tensor when it needs none: an empty allocation is host time on every call.
+[[maybe_unused]] at::Tensor workspace_tensor(size_t bytes, c10::Device device) {
+  return bytes ? at::empty({static_cast<int64_t>(bytes)}, at::TensorOptions().dtype(at::kByte).device(device))
+               : at::Tensor();
+}
+
 }  // namespace
 
 // softmax of each row, x [16384, 16384] f32, y f32; y has x's shape
