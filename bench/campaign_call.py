@@ -3,6 +3,7 @@
 
     python3 bench/campaign_call.py prepare PROFILE STORE_A STORE_B [--and PROFILE STORE_A STORE_B ...]
                                            [--work DIR] [--verify SECS] [--one-gpu] [--first STEPS]
+                                           [--fixed-budget N]
     (the device call: `bench/device_parallel.sh` with the two OPTIMIZE_OUT folders it prints)
     python3 bench/campaign_call.py collect RESULTS_TGZ STORE [STORE] [--label NAME]
 
@@ -19,6 +20,11 @@ half b's folder back as it was packed), each collected on its own with its half'
 warm machine, none unpacking again, so a session's device time is not spent starting a second machine.
 --first STEPS puts other bench/device_steps.sh steps (STEP:SECONDS) at the head of the first call, their
 seconds taken from its optimize step (the launch cache's A/B: --first overhead_ab:240).
+--fixed-budget N makes every campaign of the call a fixed-budget one, the record `ucutlass replay` prices
+stopping policies over: no stopping rule (epsilon 0, window 1000), N attempts per problem, no
+re-measurements (a fixed-budget store is not a suite figure), and rounds of every problem of the half
+x 3 attempts (FIXED_ROUND). Give it stores of its own (a copy of a policy campaign's store continues its
+problems' attempt orders, which the stopping rule does not change, only cuts).
 
 collect: unpacks the call's results.tgz, checkpoints each returned store (gpu0's for the first store
 given, gpu1's for the second) and copies it over the store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
@@ -42,6 +48,18 @@ import tempfile
 REPO = pathlib.Path(__file__).resolve().parents[1]
 HALVES = ("a", "b")
 ROUND = ["--batch-problems", "15", "--batch", "2"]  # bench/device_steps.sh's round at 15 build jobs per GPU
+# A fixed-budget call's round: every problem of a half (36 at most) x 3 attempts, about 100 builds, as many as
+# a call's 16 cores finish before its wall budget (session 21: 70 builds in two rounds of 16 x 2, each
+# round's last 72-90 s with the cores idle, waiting on its last evaluations). Without a stopping rule the
+# order across problems does not matter, so one round a call loses nothing the scheduler would have won.
+FIXED_ROUND = ["--batch-problems=36", "--batch=3"]
+
+
+def fixed_flags(budget):
+    """The optimize flags of a fixed-budget campaign of `budget` attempts per problem (no stopping rule)."""
+    if budget < 1:
+        raise ValueError(f"--fixed-budget {budget}: a fixed budget is at least one attempt per problem")
+    return ["--epsilon=0", "--window=1000", f"--budget={budget}", "--no-remeasure"]
 
 
 def checkpoint(store):
@@ -81,19 +99,22 @@ def step_seconds(steps):
     return total
 
 
-def stream(half, folder, profile, verify_s=0, total_s=570, first=""):
+def stream(half, folder, profile, verify_s=0, total_s=570, first="", fixed_budget=0):
     """One GPU's steps for bench/device_parallel.sh: `first` (steps of bench/device_steps.sh, such as
     overhead_ab:240), the campaign's optimize step, then (verify_s > 0) the verify step over the same
-    folder, their seconds adding up to total_s."""
+    folder, their seconds adding up to total_s. fixed_budget > 0: a fixed-budget campaign (fixed_flags,
+    FIXED_ROUND)."""
     optimize_s = total_s - verify_s - (step_seconds(first) if first else 0)
     if optimize_s < 60:
         raise ValueError(f"{total_s} s leave {optimize_s} s for the optimize step after {first!r} and verify")
     steps = f"optimize:{optimize_s}" + (f" verify:{verify_s}" if verify_s > 0 else "")
+    flags = ",".join([f"--profile={profile}", *(fixed_flags(fixed_budget) if fixed_budget else [])])
+    round_var = f"OPTIMIZE_ROUND={','.join(FIXED_ROUND)} " if fixed_budget else ""
     return (f'"{first + " " if first else ""}OPTIMIZE_OUT={folder} OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-{half}.txt) '
-            f'OPTIMIZE_FLAGS=--profile={profile} {steps}"')
+            f'{round_var}OPTIMIZE_FLAGS={flags} {steps}"')
 
 
-def prepare_half(work, half, store, profile):
+def prepare_half(work, half, store, profile, fixed_budget=0):
     """DIR/opt_<name> with the store's copy and its half's problems, planned here; the plan's log, or None."""
     checkpoint(store)
     out = work / folder_name(store)
@@ -113,7 +134,8 @@ def prepare_half(work, half, store, profile):
     with open(log, "w") as f:
         rc = subprocess.run([str(REPO / "build" / "ucutlass"), "optimize", str(probs), "-o", str(out),
                              f"--profile={profile}", "--baselines", str(REPO / "bench/results/baselines-h200.json"),
-                             *ROUND, "--plan"], stdout=f, stderr=subprocess.STDOUT).returncode
+                             *(FIXED_ROUND + fixed_flags(fixed_budget) if fixed_budget else ROUND), "--plan"],
+                            stdout=f, stderr=subprocess.STDOUT).returncode
     if rc != 0:
         print(f"campaign_call: --plan over half {half} of {store} failed, see {log}", file=sys.stderr)
         return None
@@ -126,7 +148,18 @@ def campaigns(a):
     return [(a.profile, list(a.stores))] + [(more[0], more[1:]) for more in (a.more or [])]
 
 
+def torch_missing():
+    """Why the plan cannot trace here, or None: without PyTorch every problem's trace fails, the plan
+    shows nothing, and the device traces each problem itself (about a minute of every call)."""
+    probe = subprocess.run([sys.executable, "-c", "import torch"], capture_output=True, text=True)
+    return None if probe.returncode == 0 else (probe.stderr.strip().splitlines() or ["import torch failed"])[-1]
+
+
 def prepare(a):
+    if (why := torch_missing()) is not None:
+        print(f"campaign_call: prepare traces every problem with PyTorch, which this Python lacks ({why}); "
+              "install it first: python3 -m pip install torch==2.11.0 (scripts/test's pin)", file=sys.stderr)
+        return 2
     work = pathlib.Path(a.work or tempfile.mkdtemp(prefix="campaign-call-"))
     groups = campaigns(a)
     stores = [s for _, pair in groups for s in pair]
@@ -137,10 +170,10 @@ def prepare(a):
     for profile, pair in groups:
         streams = []
         for half, store in zip(HALVES, pair):
-            if prepare_half(work, half, store, profile) is None:
+            if prepare_half(work, half, store, profile, a.fixed_budget) is None:
                 return 1
             first = a.first if not planned and not streams else ""  # the first call's stream only
-            streams.append(stream(half, folder_name(store), profile, a.verify, first=first))
+            streams.append(stream(half, folder_name(store), profile, a.verify, first=first, fixed_budget=a.fixed_budget))
         planned.append((streams, pair))
     # NO_SRC: the device's copy of the working tree is the source (commit first); the tracked stores and a
     # packed copy of the tree together outgrew the device tool's 64 MiB (2026-12-01).
@@ -235,6 +268,9 @@ def main():
     p.add_argument("--first", default="", metavar="STEPS",
                    help="bench/device_steps.sh steps (STEP:SECONDS, space-separated) the first call runs before "
                         "its campaign, their seconds taken from its optimize step (e.g. overhead_ab:240)")
+    p.add_argument("--fixed-budget", type=int, default=0, metavar="N",
+                   help="fixed-budget campaigns of N attempts per problem (no stopping rule, no re-measurements), "
+                        "for `ucutlass replay`; give them stores of their own")
     c = sub.add_parser("collect")
     c.add_argument("results")
     c.add_argument("stores", nargs="+", help="gpu0's store, then gpu1's (one for a one-GPU call)")

@@ -23,7 +23,8 @@
 #                     OPTIMIZE_OUT (default optimize_out) if it holds a campaign; rounds of nproc problems
 #                     x 2 attempts, two waves of builds that the evaluations overlap (OPTIMIZE_ROUND
 #                     overrides the round flags, OPTIMIZE_FLAGS adds flags, commas between them since a
-#                     stream's words are split on spaces: --budget=4,--window=1000); the store, solutions and
+#                     stream's words are split on spaces: OPTIMIZE_ROUND=--batch-problems=36,--batch=3,
+#                     OPTIMIZE_FLAGS=--budget=4,--window=1000); the store, solutions and
 #                     logs are tarred into OUT; OPTIMIZE_PROBLEMS (comma-separated files under problems/)
 #                     runs that subset instead, copied to DIR.problems with their level folders
 #   optimize_kill:240 the same campaign killed with SIGKILL at SECONDS (no clean-up of any kind), so the
@@ -149,7 +150,7 @@ run_step() {
       # shellcheck disable=SC2086  # the round and extra flags are words
       UCUTLASS_FORKSERVER_PRELOAD=${UCUTLASS_FORKSERVER_PRELOAD-torch._dynamo} \
       timeout -s $sig "$limit" "$bin" optimize "$suite" -o "$dir" -j "$jobs" --baselines bench/results/baselines-h200.json \
-        --wall-budget $(( limit > 200 ? limit - 90 : limit )) --devices all ${OPTIMIZE_ROUND:---batch-problems "$jobs" --batch 2} \
+        --wall-budget $(( limit > 200 ? limit - 90 : limit )) --devices all $(commas_to_words "${OPTIMIZE_ROUND:---batch-problems=$jobs,--batch=2}") \
         $(commas_to_words "${OPTIMIZE_FLAGS:-}") >"$out/$name.log" 2>&1 || rc=$?
       # The store against the evaluations that ran (bench/campaign_state.py): the kill/resume evidence.
       python3 bench/campaign_state.py "$dir" --out "$out" \

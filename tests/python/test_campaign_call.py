@@ -58,9 +58,33 @@ def test_a_campaign_after_the_first_in_one_carry_never_unpacks_again():
 def test_and_adds_campaigns_in_order_and_a_store_twice_is_refused(tmp_path, capsys):
     import argparse
     a = argparse.Namespace(profile="kernelbench-v0.1", stores=["v/a.sqlite", "v/b.sqlite"],
-                           more=[["kernelbench", "k/a.sqlite", "k/b.sqlite"]], work=str(tmp_path), verify=0, one_gpu=True)
+                           more=[["kernelbench", "k/a.sqlite", "k/b.sqlite"]], work=str(tmp_path), verify=0, one_gpu=True,
+                           fixed_budget=0)
     assert campaign_call.campaigns(a) == [("kernelbench-v0.1", ["v/a.sqlite", "v/b.sqlite"]),
                                           ("kernelbench", ["k/a.sqlite", "k/b.sqlite"])]
     a.more = [["kernelbench", "v/a.sqlite", "k/b.sqlite"]]
     assert campaign_call.prepare(a) == 2
     assert "each store may appear once" in capsys.readouterr().err
+
+
+def test_a_fixed_budget_stream_has_no_stopping_rule_no_remeasures_and_whole_half_rounds():
+    fixed = campaign_call.stream("b", "opt_fixed16_v01_b", "kernelbench-v0.1", fixed_budget=16)
+    assert fixed == ('"OPTIMIZE_OUT=opt_fixed16_v01_b OPTIMIZE_PROBLEMS=$(cat bench/sets/suite-half-b.txt) '
+                     'OPTIMIZE_ROUND=--batch-problems=36,--batch=3 '
+                     'OPTIMIZE_FLAGS=--profile=kernelbench-v0.1,--epsilon=0,--window=1000,--budget=16,--no-remeasure '
+                     'optimize:570"')
+    # The policy campaign's stream names no round and no policy: device_steps.sh's defaults hold.
+    assert "OPTIMIZE_ROUND" not in campaign_call.stream("b", "opt_x", "kernelbench-v0.1")
+    try:
+        campaign_call.fixed_flags(0)
+    except ValueError as e:
+        assert "at least one attempt" in str(e)
+    else:
+        raise AssertionError("a fixed budget of 0 accepted")
+
+
+def test_the_device_steps_split_the_round_variable_on_commas_as_the_flags():
+    # OPTIMIZE_ROUND reaches optimize as words, as OPTIMIZE_FLAGS does; a round written with spaces would
+    # split the stream itself (bench/device_parallel.sh splits a stream's words on spaces).
+    steps = (Path(__file__).resolve().parents[2] / "bench" / "device_steps.sh").read_text()
+    assert '$(commas_to_words "${OPTIMIZE_ROUND:---batch-problems=$jobs,--batch=2}")' in steps
