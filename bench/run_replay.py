@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Records what the stopping policy would have saved over a recorded fixed-budget campaign (no GPU).
 
-    python3 bench/run_replay.py STORE --budget 4 [--policy EPS:WINDOW ...] [--out DIR|FILE]
+    python3 bench/run_replay.py STORE [STORE ...] --budget 4 [--policy EPS:WINDOW ...] [--out DIR|FILE]
 
 Runs `ucutlass replay` over STORE three ways and writes one JSON (bench/results/replay-<date>.json):
   - the sweep (epsilon x window) and the policy it names best at --keep of the fixed-budget geomean;
   - the default policy (ucutlass's own --epsilon/--window defaults);
   - each --policy given, e.g. one chosen on another campaign's store, so the figure is not a policy
     tuned on the very attempts it is scored on.
-The store's SHA-256 names exactly which recorded attempts were replayed.
+Several stores are one campaign's parts (a suite run in halves), replayed as one suite. Each store's
+SHA-256 names exactly which recorded attempts were replayed.
 """
 
 import argparse
@@ -22,8 +23,8 @@ import provenance
 import ucutlass_cli
 
 
-def replay(exe, store, budget, extra):
-    cmd = [str(exe), "replay", str(store), "--budget", str(budget), "--json", *extra]
+def replay(exe, stores, budget, extra):
+    cmd = [str(exe), "replay", *map(str, stores), "--budget", str(budget), "--json", *extra]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
     if proc.returncode != 0:
         raise SystemExit(f"run_replay: {' '.join(cmd)} failed ({proc.returncode}): {proc.stderr.strip()}")
@@ -45,7 +46,7 @@ def parse_policy(text):
 
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("store", type=pathlib.Path, help="the campaign's SQLite run store")
+    ap.add_argument("stores", nargs="+", type=pathlib.Path, help="the campaign's SQLite run stores (its parts)")
     ap.add_argument("--budget", type=int, required=True, help="the campaign's fixed attempts per problem")
     ap.add_argument("--keep", type=float, default=0.95, help="share of the fixed-budget geomean a policy keeps")
     ap.add_argument("--policy", type=parse_policy, action="append", default=[],
@@ -53,28 +54,31 @@ def main(argv):
     ap.add_argument("--ucutlass", help="the ucutlass executable (default build/ucutlass)")
     ap.add_argument("--out", default=str(ucutlass_cli.REPO / "bench" / "results"))
     args = ap.parse_args(argv)
-    if not args.store.is_file():
-        raise SystemExit(f"run_replay: no store at {args.store}")
+    for store in args.stores:
+        if not store.is_file():
+            raise SystemExit(f"run_replay: no store at {store}")
     exe = ucutlass_cli.find_exe(args.ucutlass)
     started = provenance.now()
-    sweep = replay(exe, args.store, args.budget, ["--sweep", "--keep", str(args.keep)])
+    sweep = replay(exe, args.stores, args.budget, ["--sweep", "--keep", str(args.keep)])
     rows = sweep["result"]["rows"]
     best_index = sweep["result"].get("best")
     best = rows[best_index] if best_index is not None else None
-    default = replay(exe, args.store, args.budget, [])
+    default = replay(exe, args.stores, args.budget, [])
     given = []
     for eps, window in args.policy:
-        r = replay(exe, args.store, args.budget, ["--epsilon", str(eps), "--window", str(window)])
+        r = replay(exe, args.stores, args.budget, ["--epsilon", str(eps), "--window", str(window)])
         given.append({"epsilon": eps, "window": window, "command": r["command"], **summary(r["result"])})
     report = {
         "kind": "ucutlass-replay", "started": started.isoformat(), **provenance.command(),
         "git": provenance.git_state(), "host": provenance.host(),
-        "store": {"path": str(args.store), "sha256": hashlib.sha256(args.store.read_bytes()).hexdigest()},
+        "stores": [{"path": str(s), "sha256": hashlib.sha256(s.read_bytes()).hexdigest()} for s in args.stores],
         "budget": args.budget, "keep": args.keep,
         "sweep": {"command": sweep["command"], "best": best, "rows": rows},
         "default_policy": {"command": default["command"], **summary(default["result"])},
         "given_policies": given,
         "problems_recorded": {p["name"]: p["recorded"] for p in default["result"]["problems"]},
+        # The fixed budget's share of each problem's recorded attempts (its first --budget).
+        "problems_fixed": {p["name"]: p["fixed"] for p in default["result"]["problems"]},
     }
     out = provenance.result_path(args.out, "replay", started)
     out.write_text(json.dumps(report, indent=2) + "\n")

@@ -1,5 +1,6 @@
-// `ucutlass replay STORE`: runs a stopping policy over the attempts a
-// campaign recorded and compares it with spending every attempt, no GPU needed.
+// `ucutlass replay STORE...`: runs a stopping policy over the attempts a
+// campaign recorded and compares it with spending the fixed budget, no GPU
+// needed. Several stores are one campaign's parts (a suite run in halves).
 #include <algorithm>
 #include <iostream>
 #include <map>
@@ -17,7 +18,7 @@ namespace ucutlass::cli {
 namespace {
 
 struct ReplayArgs {
-  std::string store;
+  std::vector<std::string> stores;
   sched::Policy policy;
   bool sweep = false;  // the grid of epsilon x window instead of one policy
   double keep = 0.95;  // with --sweep: the geomean share a policy must keep
@@ -42,34 +43,48 @@ int run_sweep(const std::vector<sched::RecordedProblem>& recorded, const ReplayA
 }
 
 int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
-  std::string err;
-  auto store = store::RunStore::open_read_only(a.store, &err);
-  if (!store) {
-    std::cerr << "ucutlass replay: " << err << "\n";
-    return kExitUsage;
+  // Each problem's attempts as the summary and the live scheduler count them (report::outcomes_from_store):
+  // a program whose re-measurement failed, or whose config ran again later as another program
+  // (store/superseded.h), is an attempt spent with no verified result.
+  std::vector<report::ProblemOutcome> all;
+  std::map<std::string, std::string> store_of;  // problem -> the store that holds it
+  for (const std::string& path : a.stores) {
+    std::string err;
+    auto store = store::RunStore::open_read_only(path, &err);
+    if (!store) {
+      std::cerr << "ucutlass replay: " << err << "\n";
+      return kExitUsage;
+    }
+    for (report::ProblemOutcome& o : report::outcomes_from_store(*store)) {
+      if (auto [it, fresh] = store_of.emplace(o.name, path); !fresh) {
+        std::cerr << "ucutlass replay: " << path << ": problem " << o.name << " is in " << it->second
+                  << " too; the stores of one replay are parts of one campaign, each problem in one of them\n";
+        return kExitUsage;
+      }
+      all.push_back(std::move(o));
+    }
   }
   std::vector<sched::RecordedProblem> recorded;
-  for (const store::ProblemRow& p : store->problems()) {
-    sched::RecordedProblem r{p.name, p.sol_ms, p.eager_ms, {}};
-    for (const store::AttemptRow& at : store->attempts(p.name)) {
-      if (r.eager_ms <= 0 && at.eager_ms > 0) r.eager_ms = at.eager_ms;
-      r.attempts.push_back({at.verdict == "ok" && at.time_ms > 0 ? std::optional<double>(at.time_ms) : std::nullopt});
-    }
+  for (const report::ProblemOutcome& o : all) {
+    sched::RecordedProblem r{o.name, o.sol_ms, o.eager_ms, {}};
+    for (const std::optional<double>& t : o.attempts) r.attempts.push_back({t});
     if (!r.attempts.empty()) recorded.push_back(std::move(r));
   }
   if (a.sweep) return run_sweep(recorded, a, g);
   sched::ReplaySummary s = sched::replay(recorded, a.policy);
-  // The suite metrics with every recorded attempt, and with the policy's
-  // prefix of each problem's attempts.
-  const std::vector<report::ProblemOutcome> all = report::outcomes_from_store(*store);
-  std::vector<report::ProblemOutcome> under_policy = all;
-  // A re-measurement belongs to the whole store's best, not to a policy's prefix of it.
-  for (report::ProblemOutcome& o : under_policy) {
-    o.remeasured.reset();
-    for (const sched::ReplayProblem& p : s.problems)
-      if (p.name == o.name) o.attempts.resize(std::min<size_t>(o.attempts.size(), p.attempts_used));
-  }
-  const report::SuiteSummary suite_all = report::summarize(all), suite_policy = report::summarize(under_policy);
+  // The suite metrics with the fixed budget's prefix of each problem's attempts, and with the policy's.
+  std::vector<report::ProblemOutcome> fixed = all, under_policy = all;
+  auto cut = [&](std::vector<report::ProblemOutcome>& outcomes, int sched::ReplayProblem::*kept) {
+    for (report::ProblemOutcome& o : outcomes)
+      for (const sched::ReplayProblem& p : s.problems)
+        if (p.name == o.name && static_cast<int>(o.attempts.size()) > p.*kept) {
+          o.attempts.resize(static_cast<size_t>(p.*kept));
+          o.remeasured.reset();  // a re-measurement belongs to the whole store's best, not to a prefix of it
+        }
+  };
+  cut(fixed, &sched::ReplayProblem::attempts_fixed);
+  cut(under_policy, &sched::ReplayProblem::attempts_used);
+  const report::SuiteSummary suite_all = report::summarize(fixed), suite_policy = report::summarize(under_policy);
   if (g.json) {
     nlohmann::json j = {{"attempts_policy", s.attempts_policy}, {"attempts_fixed", s.attempts_fixed},
                         {"geomean_policy", s.geomean_policy}, {"geomean_fixed", s.geomean_fixed},
@@ -77,11 +92,13 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
                         {"efficiency_gain", s.efficiency_gain}, {"problems", nlohmann::json::array()},
                         {"suite_all", report::summary_json(suite_all)}, {"suite_policy", report::summary_json(suite_policy)}};
     for (const sched::ReplayProblem& p : s.problems)
-      j["problems"].push_back({{"name", p.name}, {"attempts", p.attempts_used}, {"recorded", p.attempts_recorded},
-                               {"speedup", p.speedup_policy}, {"speedup_all", p.speedup_fixed}, {"stop", sched::stop_reason_name(p.reason)}});
+      j["problems"].push_back({{"name", p.name}, {"attempts", p.attempts_used}, {"fixed", p.attempts_fixed},
+                               {"recorded", p.attempts_recorded}, {"store", store_of[p.name]},
+                               {"speedup", p.speedup_policy}, {"speedup_fixed", p.speedup_fixed}, {"stop", sched::stop_reason_name(p.reason)}});
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << sched::replay_text(s, a.policy) << "\nevery recorded attempt:\n"
+    std::cout << sched::replay_text(s, a.policy) << "\nthe fixed budget (each problem's first " << a.policy.per_problem_budget
+              << " recorded attempts):\n"
               << report::summary_text(suite_all) << "\nunder the policy:\n"
               << report::summary_text(suite_policy);
   }
@@ -93,7 +110,9 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
 UCUTLASS_COMMAND(replay, "Replay a stopping policy over a campaign's recorded attempts (no GPU)",
                  [](CLI::App& app, const GlobalOptions& g) -> Action {
                    auto a = std::make_shared<ReplayArgs>();
-                   app.add_option("STORE", a->store, "Run store written by ucutlass optimize")->required()->check(CLI::ExistingFile);
+                   app.add_option("STORE", a->stores, "Run stores written by ucutlass optimize (the parts of one campaign)")
+                       ->required()
+                       ->check(CLI::ExistingFile);
                    app.add_option("--epsilon", a->policy.epsilon, "SOL margin (default 2.5)");
                    app.add_option("--window", a->policy.window, "Attempts without improvement (default 12)");
                    app.add_option("--budget", a->policy.per_problem_budget, "Attempts per problem (default 40)");

@@ -1,5 +1,6 @@
 #include "sched/budget_scheduler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -78,6 +79,11 @@ int pick_next(const std::vector<ProblemState>& problems, const Policy& policy, i
   return best;
 }
 
+int fixed_attempts(const RecordedProblem& r, const Policy& policy) {
+  const int recorded = static_cast<int>(r.attempts.size());
+  return policy.per_problem_budget > 0 ? std::min(recorded, policy.per_problem_budget) : recorded;
+}
+
 ReplaySummary replay(const std::vector<RecordedProblem>& recorded, const Policy& policy) {
   ReplaySummary s;
   std::vector<ProblemState> states;
@@ -102,14 +108,15 @@ ReplaySummary replay(const std::vector<RecordedProblem>& recorded, const Policy&
     rp.name = recorded[i].name;
     rp.attempts_used = states[i].attempts;
     rp.attempts_recorded = static_cast<int>(recorded[i].attempts.size());
+    rp.attempts_fixed = fixed_attempts(recorded[i], policy);
     rp.speedup_policy = states[i].speedup();
     rp.reason = stop_reason(states[i], policy);
     ProblemState all;
     all.eager_ms = recorded[i].eager_ms;
-    for (const RecordedAttempt& a : recorded[i].attempts) record_attempt(all, a.time_ms);
+    for (int k = 0; k < rp.attempts_fixed; ++k) record_attempt(all, recorded[i].attempts[k].time_ms);
     rp.speedup_fixed = all.speedup();
     s.attempts_policy += rp.attempts_used;
-    s.attempts_fixed += rp.attempts_recorded;
+    s.attempts_fixed += rp.attempts_fixed;
     policy_speedups.push_back(rp.speedup_policy > 0 ? rp.speedup_policy : 1);
     fixed_speedups.push_back(rp.speedup_fixed > 0 ? rp.speedup_fixed : 1);
     s.problems.push_back(rp);
@@ -129,11 +136,13 @@ std::string replay_text(const ReplaySummary& s, const Policy& policy) {
                 policy.window, policy.per_problem_budget,
                 policy.total_budget > 0 ? (", suite budget " + std::to_string(policy.total_budget)).c_str() : "");
   o << line;
-  std::snprintf(line, sizeof line, "%-40s %9s %9s %9s %9s  %s\n", "problem", "attempts", "recorded", "speedup", "all", "stop");
+  // attempts/speedup: the policy's; fixed: the fixed budget's (the first --budget recorded attempts).
+  std::snprintf(line, sizeof line, "%-40s %8s %6s %8s %9s %9s  %s\n", "problem", "attempts", "fixed", "recorded", "speedup",
+                "fixed", "stop");
   o << line;
   for (const ReplayProblem& p : s.problems) {
-    std::snprintf(line, sizeof line, "%-40s %9d %9d %8.2fx %8.2fx  %s\n", p.name.c_str(), p.attempts_used, p.attempts_recorded,
-                  p.speedup_policy, p.speedup_fixed, stop_reason_name(p.reason).c_str());
+    std::snprintf(line, sizeof line, "%-40s %8d %6d %8d %8.2fx %8.2fx  %s\n", p.name.c_str(), p.attempts_used, p.attempts_fixed,
+                  p.attempts_recorded, p.speedup_policy, p.speedup_fixed, stop_reason_name(p.reason).c_str());
     o << line;
   }
   std::snprintf(line, sizeof line,

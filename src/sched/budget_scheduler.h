@@ -10,7 +10,7 @@
 // (geomean speedup is a sum of logs, so gains add across problems).
 //
 // replay() runs a policy over recorded attempts, without a GPU, and compares
-// it with spending every recorded attempt: attempts saved, geomean kept, and
+// it with spending the fixed budget (fixed_attempts): attempts saved, geomean kept, and
 // the paper's efficiency gain (g_policy / g_fixed) * (tau_fixed / tau_policy)
 // with attempts standing in for tokens.
 #include <optional>
@@ -95,6 +95,7 @@ struct RecordedProblem {
 struct ReplayProblem {
   std::string name;
   int attempts_used = 0, attempts_recorded = 0;
+  int attempts_fixed = 0;  // the fixed budget's share of the recorded ones (fixed_attempts)
   double speedup_policy = 0, speedup_fixed = 0;  // 0 = no correct result
   StopReason reason = StopReason::none;
 };
@@ -107,6 +108,12 @@ struct ReplaySummary {
   double geomean_kept = 1;     // geomean_policy / geomean_fixed
   double efficiency_gain = 1;  // kept * fixed / policy
 };
+
+// The attempts of r a fixed budget spends: its first per_problem_budget recorded ones (all of them with
+// no budget). A store can hold more than the budget replayed (a policy campaign copied into a fixed-budget
+// one, a problem whose earlier calls ran under a larger budget); those later attempts are neither the
+// fixed side's nor the policy's, so they count in no saving.
+int fixed_attempts(const RecordedProblem& r, const Policy& policy);
 
 ReplaySummary replay(const std::vector<RecordedProblem>& recorded, const Policy& policy);
 

@@ -164,6 +164,30 @@ TEST(Replay, SavesAttemptsAndKeepsTheGeomean) {
   EXPECT_NE(replay_text(s, pol).find("attempts 11 of 17"), std::string::npos) << replay_text(s, pol);
 }
 
+TEST(Replay, TheFixedSideIsEachProblemsFirstBudgetAttempts) {
+  // 6 recorded attempts, the best (1.0 ms) the sixth: a fixed budget of 4 never saw it, so it is neither
+  // the fixed side's geomean nor an attempt the policy saved.
+  std::vector<RecordedProblem> rec(2);
+  rec[0] = {"a", 0.1, 10.0, {{5.0}, {4.0}, {3.0}, {2.0}, {2.0}, {1.0}}};
+  rec[1] = {"b", 0.1, 10.0, {{5.0}, {6.0}}};
+  Policy pol;
+  pol.epsilon = 0;
+  pol.window = 1000;
+  pol.per_problem_budget = 4;
+  const ReplaySummary s = replay(rec, pol);
+  EXPECT_EQ(s.problems[0].attempts_recorded, 6);
+  EXPECT_EQ(s.problems[0].attempts_fixed, 4);
+  EXPECT_EQ(s.problems[1].attempts_fixed, 2);
+  EXPECT_EQ(s.attempts_fixed, 6);
+  EXPECT_EQ(s.attempts_policy, 6);  // no stopping rule: the policy is the fixed budget
+  EXPECT_EQ(s.attempts_saved, 0);
+  EXPECT_NEAR(s.problems[0].speedup_fixed, 5.0, 1e-12);
+  EXPECT_NEAR(s.geomean_fixed, std::sqrt(5.0 * 2.0), 1e-12);
+  EXPECT_NEAR(s.geomean_kept, 1.0, 1e-12);
+  pol.per_problem_budget = 0;  // no budget: every recorded attempt
+  EXPECT_EQ(replay(rec, pol).attempts_fixed, 8);
+}
+
 TEST(Replay, LooserPolicySpendsLess) {
   std::vector<RecordedProblem> rec(1);
   rec[0] = {"a", 1.0, 10.0, {}};
