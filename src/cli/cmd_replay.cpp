@@ -84,22 +84,24 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
   };
   cut(fixed, &sched::ReplayProblem::attempts_fixed);
   cut(under_policy, &sched::ReplayProblem::attempts_used);
-  const report::SuiteSummary suite_all = report::summarize(fixed), suite_policy = report::summarize(under_policy);
+  const report::SuiteSummary suite_fixed = report::summarize(fixed), suite_policy = report::summarize(under_policy);
   if (g.json) {
     nlohmann::json j = {{"attempts_policy", s.attempts_policy}, {"attempts_fixed", s.attempts_fixed},
                         {"geomean_policy", s.geomean_policy}, {"geomean_fixed", s.geomean_fixed},
                         {"attempts_saved", s.attempts_saved}, {"geomean_kept", s.geomean_kept},
                         {"efficiency_gain", s.efficiency_gain}, {"problems", nlohmann::json::array()},
-                        {"suite_all", report::summary_json(suite_all)}, {"suite_policy", report::summary_json(suite_policy)}};
+                        {"suite_fixed", report::summary_json(suite_fixed)}, {"suite_policy", report::summary_json(suite_policy)}};
     for (const sched::ReplayProblem& p : s.problems)
       j["problems"].push_back({{"name", p.name}, {"attempts", p.attempts_used}, {"fixed", p.attempts_fixed},
                                {"recorded", p.attempts_recorded}, {"store", store_of[p.name]},
                                {"speedup", p.speedup_policy}, {"speedup_fixed", p.speedup_fixed}, {"stop", sched::stop_reason_name(p.reason)}});
     std::cout << j.dump(2) << "\n";
   } else {
-    std::cout << sched::replay_text(s, a.policy) << "\nthe fixed budget (each problem's first " << a.policy.per_problem_budget
-              << " recorded attempts):\n"
-              << report::summary_text(suite_all) << "\nunder the policy:\n"
+    const std::string fixed_side = a.policy.per_problem_budget > 0
+                                       ? "each problem's first " + std::to_string(a.policy.per_problem_budget) + " recorded attempts"
+                                       : "every recorded attempt";
+    std::cout << sched::replay_text(s, a.policy) << "\nthe fixed budget (" << fixed_side << "):\n"
+              << report::summary_text(suite_fixed) << "\nunder the policy:\n"
               << report::summary_text(suite_policy);
   }
   return kExitOk;
