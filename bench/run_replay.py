@@ -73,6 +73,9 @@ def main(argv):
         "git": provenance.git_state(), "host": provenance.host(),
         "stores": [{"path": str(s), "sha256": hashlib.sha256(s.read_bytes()).hexdigest()} for s in args.stores],
         "budget": args.budget, "keep": args.keep,
+        # Runs of a config after its first, folded into that attempt with the latest program's result
+        # (ucutlass replay's default; report::Reruns::folded).
+        "reruns_folded": default["result"]["reruns_folded"],
         "sweep": {"command": sweep["command"], "best": best, "rows": rows},
         "default_policy": {"command": default["command"], **summary(default["result"])},
         "given_policies": given,

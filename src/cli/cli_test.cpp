@@ -555,6 +555,31 @@ TEST(Cli, ReplaySweepsAPolicyGridOverARecordedCampaign) {
   EXPECT_NE(bad.err.find("--keep: Value 2 not in range"), std::string::npos) << bad.err;
 }
 
+TEST(Cli, ReplayFoldsAConfigsReRunsIntoItsFirstAttemptUnlessAsRecorded) {
+  // Half a of the v0.1 policy campaign (committed, search finished): 7 configs ran again in a later
+  // session as today's program of them. Folded, each is one attempt; as recorded, each run is one.
+  const std::string store = "bench/results/campaigns/v01suite-a-2026-11-30.sqlite";
+  ProcessResult folded = ucutlass({"replay", store});
+  ASSERT_EQ(folded.exit_code, 0) << folded.err;
+  EXPECT_EQ(folded.out.substr(0, folded.out.find('\n')),
+            "attempts: each config once, at its first run, with its latest program's result (7 re-run(s) folded; "
+            "--as-recorded counts them)");
+  ProcessResult recorded = ucutlass({"replay", store, "--as-recorded"});
+  ASSERT_EQ(recorded.exit_code, 0) << recorded.err;
+  EXPECT_EQ(recorded.out.substr(0, recorded.out.find('\n')),
+            "attempts: every recorded run, as the scheduler spent them (--as-recorded)");
+  auto json_of = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"replay", store, "--json"});
+    ProcessResult r = ucutlass(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return nlohmann::json::parse(r.out, nullptr, false);
+  };
+  const nlohmann::json f = json_of({}), a = json_of({"--as-recorded"});
+  EXPECT_EQ(f.value("reruns_folded", -1), 7);
+  EXPECT_EQ(a.value("reruns_folded", -1), 0);
+  EXPECT_EQ(a.value("attempts_fixed", 0) - f.value("attempts_fixed", 0), 7);
+}
+
 TEST(Cli, OptimizeMapsConvolutionsAndSaysWhyOneStaysInPyTorch) {
   const fs::path out = fs::temp_directory_path() / ("ucutlass_cli_conv_" + std::to_string(getpid()));
   const fs::path in = out / "graphs";

@@ -64,7 +64,7 @@ struct OptimizeArgs {
   std::string gpu;
   int budget = 40;
   int suite_budget = 0;
-  double epsilon = 2.5;
+  double epsilon = sched::Policy{}.epsilon;
   int window = 12;
   double wall_budget_s = 0;  // 0 = no cap on the GPU step's wall time
   // The harness times each attempt for at least this long (its own default is 1000 ms, for figures
@@ -1092,7 +1092,7 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_option("--gpu", a->gpu, "GPU profile name for SOL and ranking (default: local GPU, else H200)");
                    app.add_option("--budget", a->budget, "Attempts per problem (default 40)");
                    app.add_option("--suite-budget", a->suite_budget, "Attempts across the suite (default: no cap)");
-                   app.add_option("--epsilon", a->epsilon, "Stop at t_best <= (1+epsilon) t_SOL once PyTorch is beaten (default 2.5)");
+                   app.add_option("--epsilon", a->epsilon, "Stop at t_best <= (1+epsilon) t_SOL once PyTorch is beaten (default 1.0)");
                    app.add_option("--window", a->window, "Stop after this many attempts without improvement (default 12)");
                    app.add_option("--wall-budget", a->wall_budget_s, "Seconds of GPU-step wall time before no new attempt starts (default: no cap)");
                    app.add_option("--timing-min-ms", a->timing_min_ms,

@@ -21,17 +21,26 @@ struct ReplayArgs {
   std::vector<std::string> stores;
   sched::Policy policy;
   bool sweep = false;  // the grid of epsilon x window instead of one policy
+  bool as_recorded = false;  // every recorded run an attempt, re-runs of a config included
   double keep = 0.95;  // with --sweep: the geomean share a policy must keep
 };
 
-int run_sweep(const std::vector<sched::RecordedProblem>& recorded, const ReplayArgs& a, const GlobalOptions& g) {
+// What the attempts are, said above every replay: each config once (report::Reruns::folded), or every
+// recorded run.
+std::string attempts_line(const ReplayArgs& a, int folded) {
+  if (a.as_recorded) return "attempts: every recorded run, as the scheduler spent them (--as-recorded)\n";
+  return "attempts: each config once, at its first run, with its latest program's result (" + std::to_string(folded) +
+         " re-run(s) folded; --as-recorded counts them)\n";
+}
+
+int run_sweep(const std::vector<sched::RecordedProblem>& recorded, const ReplayArgs& a, int folded, const GlobalOptions& g) {
   const sched::Sweep s = sched::sweep_policies(recorded, a.policy, sched::default_sweep_epsilons(),
                                                sched::default_sweep_windows(), a.keep);
   if (!g.json) {
-    std::cout << sched::sweep_text(s);
+    std::cout << attempts_line(a, folded) << sched::sweep_text(s);
     return kExitOk;
   }
-  nlohmann::json j = {{"keep", s.keep}, {"best", s.best}, {"rows", nlohmann::json::array()}};
+  nlohmann::json j = {{"keep", s.keep}, {"best", s.best}, {"reruns_folded", folded}, {"rows", nlohmann::json::array()}};
   for (const sched::SweepRow& r : s.rows)
     j["rows"].push_back({{"epsilon", r.policy.epsilon}, {"window", r.policy.window},
                          {"attempts_policy", r.summary.attempts_policy}, {"attempts_fixed", r.summary.attempts_fixed},
@@ -43,9 +52,11 @@ int run_sweep(const std::vector<sched::RecordedProblem>& recorded, const ReplayA
 }
 
 int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
-  // Each problem's attempts as the summary and the live scheduler count them (report::outcomes_from_store):
-  // a program whose re-measurement failed, or whose config ran again later as another program
-  // (store/superseded.h), is an attempt spent with no verified result.
+  // Each problem's attempts verified as the summary counts them (report::outcomes_from_store): a program
+  // whose re-measurement failed has no result. A config run again is one attempt holding its latest
+  // result unless --as-recorded, where each run is one and a superseded run has no result.
+  const report::Reruns reruns = a.as_recorded ? report::Reruns::each_counts : report::Reruns::folded;
+  int folded = 0;  // recorded runs that are no attempt of their own
   std::vector<report::ProblemOutcome> all;
   std::map<std::string, std::string> store_of;  // problem -> the store that holds it
   for (const std::string& path : a.stores) {
@@ -55,7 +66,11 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
       std::cerr << "ucutlass replay: " << err << "\n";
       return kExitUsage;
     }
-    for (report::ProblemOutcome& o : report::outcomes_from_store(*store)) {
+    if (!a.as_recorded)
+      for (const report::ProblemOutcome& o : report::outcomes_from_store(*store))
+        folded += static_cast<int>(o.attempts.size());
+    for (report::ProblemOutcome& o : report::outcomes_from_store(*store, reruns)) {
+      if (!a.as_recorded) folded -= static_cast<int>(o.attempts.size());
       if (auto [it, fresh] = store_of.emplace(o.name, path); !fresh) {
         std::cerr << "ucutlass replay: " << path << ": problem " << o.name << " is in " << it->second
                   << " too; the stores of one replay are parts of one campaign, each problem in one of them\n";
@@ -70,7 +85,7 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
     for (const std::optional<double>& t : o.attempts) r.attempts.push_back({t});
     if (!r.attempts.empty()) recorded.push_back(std::move(r));
   }
-  if (a.sweep) return run_sweep(recorded, a, g);
+  if (a.sweep) return run_sweep(recorded, a, folded, g);
   sched::ReplaySummary s = sched::replay(recorded, a.policy);
   // The suite metrics with the fixed budget's prefix of each problem's attempts, and with the policy's.
   std::vector<report::ProblemOutcome> fixed = all, under_policy = all;
@@ -88,7 +103,7 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
   if (g.json) {
     nlohmann::json j = {{"attempts_policy", s.attempts_policy}, {"attempts_fixed", s.attempts_fixed},
                         {"geomean_policy", s.geomean_policy}, {"geomean_fixed", s.geomean_fixed},
-                        {"attempts_saved", s.attempts_saved}, {"geomean_kept", s.geomean_kept},
+                        {"attempts_saved", s.attempts_saved}, {"geomean_kept", s.geomean_kept}, {"reruns_folded", folded},
                         {"efficiency_gain", s.efficiency_gain}, {"problems", nlohmann::json::array()},
                         {"suite_fixed", report::summary_json(suite_fixed)}, {"suite_policy", report::summary_json(suite_policy)}};
     for (const sched::ReplayProblem& p : s.problems)
@@ -100,7 +115,7 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
     const std::string fixed_side = a.policy.per_problem_budget > 0
                                        ? "each problem's first " + std::to_string(a.policy.per_problem_budget) + " recorded attempts"
                                        : "every recorded attempt";
-    std::cout << sched::replay_text(s, a.policy) << "\nthe fixed budget (" << fixed_side << "):\n"
+    std::cout << attempts_line(a, folded) << sched::replay_text(s, a.policy) << "\nthe fixed budget (" << fixed_side << "):\n"
               << report::summary_text(suite_fixed) << "\nunder the policy:\n"
               << report::summary_text(suite_policy);
   }
@@ -115,13 +130,16 @@ UCUTLASS_COMMAND(replay, "Replay a stopping policy over a campaign's recorded at
                    app.add_option("STORE", a->stores, "Run stores written by ucutlass optimize (the parts of one campaign)")
                        ->required()
                        ->check(CLI::ExistingFile);
-                   app.add_option("--epsilon", a->policy.epsilon, "SOL margin (default 2.5)");
+                   app.add_option("--epsilon", a->policy.epsilon, "SOL margin (default 1.0)");
                    app.add_option("--window", a->policy.window, "Attempts without improvement (default 12)");
                    app.add_option("--budget", a->policy.per_problem_budget, "Attempts per problem (default 40)");
                    app.add_option("--suite-budget", a->policy.total_budget, "Attempts across the suite (default: no cap)");
                    app.add_flag("--sweep", a->sweep,
                                 "Replay a grid of epsilon (10 %..1000 %) x window (1..16) with these budgets; the best "
                                 "saves the most attempts keeping --keep of the geomean");
+                   app.add_flag("--as-recorded", a->as_recorded,
+                                "Every recorded run is an attempt (as the live scheduler spent them), a config's "
+                                "re-runs included; by default each config is one attempt with its latest result");
                    app.add_option("--keep", a->keep, "With --sweep: the share of the fixed geomean a policy keeps (default 0.95)")
                        ->check(CLI::Range(0.0, 1.0));
                    return [a, &g] { return run_replay(*a, g); };

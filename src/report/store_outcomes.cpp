@@ -1,6 +1,7 @@
 #include "report/store_outcomes.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -20,7 +21,7 @@ double eager_beside_ms(const store::ConfirmationRow& c) {
 
 }  // namespace
 
-std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
+std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns) {
   std::vector<ProblemOutcome> out;
   const std::vector<store::ConfirmationRow> confirmations = store.confirmations();
   for (const store::ProblemRow& p : store.problems()) {
@@ -31,14 +32,28 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store) {
     const std::set<std::string> failed = store.failed_remeasures(p.name);
     // A config that ran again later as today's program stands by that program (store/superseded.h).
     const std::vector<bool> superseded = store::superseded_attempts(rows);
+    auto counts = [&](size_t k) {
+      const store::AttemptRow& a = rows[k];
+      return a.verdict == "ok" && a.time_ms > 0 && !failed.count(a.hash) && !superseded[k];
+    };
+    std::map<std::string, size_t> latest;  // folded: config -> its last run, the one that stands
+    if (reruns == Reruns::folded)
+      for (size_t k = 0; k < rows.size(); ++k)
+        if (!rows[k].config.empty()) latest[rows[k].config] = k;
+    std::set<std::string> placed;  // folded: configs already given their attempt
     const store::AttemptRow* best = nullptr;
     for (size_t k = 0; k < rows.size(); ++k) {
-      const store::AttemptRow& a = rows[k];
-      if (o.eager_ms <= 0) o.eager_ms = a.eager_ms;
-      if (o.compile_ms <= 0) o.compile_ms = a.compile_ms;
-      const bool counts = a.verdict == "ok" && a.time_ms > 0 && !failed.count(a.hash) && !superseded[k];
-      o.attempts.push_back(counts ? std::optional<double>(a.time_ms) : std::nullopt);
-      if (counts && (!best || a.time_ms < best->time_ms)) best = &a;
+      if (o.eager_ms <= 0) o.eager_ms = rows[k].eager_ms;
+      if (o.compile_ms <= 0) o.compile_ms = rows[k].compile_ms;
+      size_t stands = k;  // the run whose result this attempt holds
+      if (reruns == Reruns::folded && !rows[k].config.empty()) {
+        if (!placed.insert(rows[k].config).second) continue;  // a re-run, folded into the config's first
+        stands = latest[rows[k].config];
+      }
+      const store::AttemptRow& a = rows[stands];
+      const bool ok = counts(stands);
+      o.attempts.push_back(ok ? std::optional<double>(a.time_ms) : std::nullopt);
+      if (ok && (!best || a.time_ms < best->time_ms)) best = &a;
     }
     // The fastest attempt's program as a written solution, evaluated again (if it was).
     if (best)

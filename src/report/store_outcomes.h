@@ -12,6 +12,18 @@
 
 namespace ucutlass::report {
 
-std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store);
+// How a config that ran more than once in a problem stands among its attempts.
+enum class Reruns {
+  // Every recorded run is an attempt, as the live scheduler spent them; a superseded one
+  // (store/superseded.h) is an attempt with no verified result.
+  each_counts,
+  // Each config is one attempt, at its first run, with the result of its latest program: the sequence a
+  // campaign started today would make (today's code writes each config as that program). Replay compares
+  // stopping policies on it, so that a stale first run a later session measured again (session 19's
+  // resumes: level2/002's first bf16 attempt, re-run third) does not read as a policy's miss.
+  folded,
+};
+
+std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns = Reruns::each_counts);
 
 }  // namespace ucutlass::report

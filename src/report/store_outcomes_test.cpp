@@ -152,5 +152,34 @@ TEST(StoreOutcomes, AConfigMeasuredAgainAsTodaysProgramStandsByThatProgram) {
   std::filesystem::remove(path);
 }
 
+TEST(StoreOutcomes, FoldedRerunsGiveEachConfigOneAttemptAtItsFirstRunWithItsLatestResult) {
+  // a: cfg 1 ran first as a stale program and third as today's (0.26 ms): folded, it is the first
+  // attempt at 0.26 and the third run is no attempt of its own; cfg 2 stays second; a row without
+  // config text is never folded. b: today's program of cfg 1 failed, so its one attempt has no result.
+  std::string path;
+  auto s = fresh_store("folded_", &path);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
+  ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
+  for (auto [problem, hash, config, verdict, ms] :
+       {std::tuple{"a", "old", "cfg 1", "ok", 0.25}, {"a", "other", "cfg 2", "ok", 0.40}, {"a", "new", "cfg 1", "ok", 0.26},
+        {"a", "bare1", "", "ok", 0.50}, {"a", "bare2", "", "ok", 0.45}, {"b", "old", "cfg 1", "ok", 0.25},
+        {"b", "new", "cfg 1", "incorrect", 0.0}})
+    ASSERT_TRUE(record(*s, problem, hash, verdict, ms, config));
+  store::ConfirmationRow again{0, "a", "new", "ok", 0.27, 1000, "{}", 1};
+  ASSERT_TRUE(s->record_confirmation(again));
+  const std::vector<ProblemOutcome> each = outcomes_from_store(*s), folded = outcomes_from_store(*s, Reruns::folded);
+  ASSERT_EQ(folded.size(), 2u);
+  const bool a_first = folded[0].name == "a";
+  const ProblemOutcome& a = folded[a_first ? 0 : 1];
+  const ProblemOutcome& b = folded[a_first ? 1 : 0];
+  EXPECT_EQ(a.attempts, (std::vector<std::optional<double>>{0.26, 0.40, 0.50, 0.45}));
+  ASSERT_TRUE(a.remeasured.has_value());  // the best is the same program either way
+  EXPECT_DOUBLE_EQ(a.remeasured->time_ms, 0.27);
+  EXPECT_EQ(b.attempts, (std::vector<std::optional<double>>{std::nullopt}));
+  EXPECT_EQ(each[a_first ? 0 : 1].attempts.size(), 5u);  // counted as the scheduler spent them
+  std::filesystem::remove(path);
+}
+
 }  // namespace
 }  // namespace ucutlass::report

@@ -58,6 +58,8 @@ def test_two_halves_replay_as_one_suite_and_the_fixed_side_stops_at_the_budget(t
     assert recorded["level1_015_gemm_fp16_inputs"] > 16 and fixed["level1_015_gemm_fp16_inputs"] == 16
     assert all(fixed[n] == min(recorded[n], 16) for n in recorded)
     assert d["default_policy"]["attempts_fixed"] == sum(fixed.values())
+    # 7 + 5 configs of the halves ran again in a later session: each is one attempt of the replay.
+    assert d["reruns_folded"] == 12
 
 
 @pytest.mark.skipif(not EXE.exists(), reason="needs build/ucutlass")
