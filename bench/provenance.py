@@ -35,10 +35,16 @@ def file_stamp(t):
 
 def result_path(out, name, started):
     """Where a bench writes its result: `out` itself when it names a file, else
-    `out/<name>-<stamp>.json` (bench/results/ by default); the folder is created."""
+    `out/<name>-<stamp>.json` (bench/results/ by default), or `<stamp>-2`, `-3`... where a result of
+    the same second is there already (three replays of one shell line once overwrote each other, and a
+    recorded result is never replaced by a stamped one); the folder is created."""
     out = Path(out)
     if out.is_dir() or not out.suffix:
-        out = out / f"{name}-{file_stamp(started)}.json"
+        stamp, n = file_stamp(started), 1
+        out = out / f"{name}-{stamp}.json"
+        while out.exists():
+            n += 1
+            out = out.parent / f"{name}-{stamp}-{n}.json"
     out.parent.mkdir(parents=True, exist_ok=True)
     return out
 

@@ -15,6 +15,16 @@ def test_result_path_names_a_stamped_file_in_a_folder_or_keeps_a_file(tmp_path):
     assert (tmp_path / "a").is_dir()
 
 
+def test_a_stamped_result_never_replaces_one_of_the_same_second(tmp_path):
+    t = datetime.datetime(2026, 12, 2, 14, 35, 33)
+    first = provenance.result_path(tmp_path, "replay", t)
+    first.write_text("{}")
+    second = provenance.result_path(tmp_path, "replay", t)
+    assert second == tmp_path / "replay-2026-12-02-143533-2.json"
+    second.write_text("{}")
+    assert provenance.result_path(tmp_path, "replay", t).name == "replay-2026-12-02-143533-3.json"
+
+
 def test_a_launchers_commit_and_its_tree_check_reach_the_record(tmp_path, monkeypatch):
     # A tree without .git (the device's copy): the commit comes from the launcher, and whether the tree
     # matched it from device_unpack.sh's digest check (unset: nobody checked).
