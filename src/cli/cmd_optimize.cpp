@@ -13,6 +13,7 @@
 #include <iostream>
 #include <map>
 #include <set>
+#include <iomanip>
 #include <sstream>
 
 #include <unistd.h>
@@ -38,6 +39,7 @@
 #include "sched/budget_scheduler.h"
 #include "sched/remeasure_queue.h"
 #include "sched/round_fill.h"
+#include "sched/round_start.h"
 #include "store/superseded.h"
 #include "search/config_space.h"
 #include "search/cost_model.h"
@@ -848,9 +850,24 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       for (size_t i : sched::remeasures_due(written, cap_builds)) due.push_back({i, problems[i].written_hash, *problems[i].written_ms});
       return due;
     };
+    // How long this run's rounds take to give results (sched/round_start.h); GPUs named by --devices
+    // ("all" counts as one: the need is then the larger, never a round that cannot pay).
+    sched::RoundPace pace;
+    std::vector<double> evaluation_s;
+    const int gpus = a.devices.empty() || a.devices == "all" ? 1 : 1 + static_cast<int>(std::count(a.devices.begin(), a.devices.end(), ','));
     for (int round = 1;; ++round) {
-      if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
+      const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
+      if (a.wall_budget_s > 0 && spent_s > a.wall_budget_s) {
         skipped_steps.push_back("further attempts: --wall-budget spent");
+        break;
+      }
+      if (const std::optional<double> needs = sched::round_needs_s(pace, gpus);
+          a.wall_budget_s > 0 && !a.plan && needs && a.wall_budget_s - spent_s < *needs) {
+        std::ostringstream why;
+        why << std::fixed << std::setprecision(0) << "further attempts: " << a.wall_budget_s - spent_s
+            << " s of --wall-budget left, less than a round needs to pay for itself (" << *needs
+            << " s: its slowest first result so far and " << sched::kMinEvaluations << " evaluations)";
+        skipped_steps.push_back(why.str());
         break;
       }
       // This round's problems: the scheduler's pick, then its next picks as if the
@@ -958,7 +975,17 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         const double left = a.wall_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
         bo.deadline_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + std::max(0.0, left);
       }
+      const double round_start_unix = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
       const std::vector<BatchEvalResult> evaluated = evaluate_batch(pairs, bo);
+      std::optional<double> first_result_s;
+      for (const BatchEvalResult& e : evaluated) {
+        if (e.done_unix_s <= 0) continue;  // not run, or no result file
+        first_result_s = std::min(first_result_s.value_or(e.done_unix_s - round_start_unix), e.done_unix_s - round_start_unix);
+        const nlohmann::json::json_pointer worker_wall("/worker/wall_s");
+        if (e.result.contains(worker_wall) && e.result[worker_wall].is_number()) evaluation_s.push_back(e.result[worker_wall].get<double>());
+      }
+      if (first_result_s) pace.slowest_first_result_s = std::max(pace.slowest_first_result_s.value_or(0.0), *first_result_s);
+      if (!evaluation_s.empty()) pace.median_evaluation_s = report::median(evaluation_s);
       bool deadline_hit = false;
       size_t next_evaluated = 0;
       for (size_t j = 0; j < batch.size(); ++j) {

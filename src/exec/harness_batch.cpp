@@ -1,5 +1,7 @@
 #include "exec/harness_batch.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -75,7 +77,11 @@ std::vector<BatchEvalResult> evaluate_batch(const std::vector<BatchPair>& batch,
       if (rec.value("verdict", nlohmann::json()) == "not_run") {
         b.result = {{"verdict", "not_run"}, {"detail", rec.value("detail", "")}};  // the deadline passed first
       } else if (rec.contains("result_file") && rec["result_file"].is_string()) {
-        b.result = read_result_file((fs::path(opt.out_dir) / rec["result_file"].get<std::string>()).string());
+        const fs::path file = fs::path(opt.out_dir) / rec["result_file"].get<std::string>();
+        b.result = read_result_file(file.string());
+        // stat's, not fs::last_write_time: libstdc++ 12 has no clock_cast from the file clock.
+        struct stat st {};
+        if (::stat(file.c_str(), &st) == 0) b.done_unix_s = static_cast<double>(st.st_mtim.tv_sec) + st.st_mtim.tv_nsec * 1e-9;
       }
     }
     if (!b.result.is_object()) {

@@ -51,6 +51,7 @@ struct BatchEvalResult {
   std::string solution;
   nlohmann::json result;  // the harness's eval result; on a harness failure {"verdict": "harness_error", "error": ...}
   double wall_s = 0;      // this solution's share of the batch's wall time
+  double done_unix_s = 0;  // when its result file was written (0: no result file), for a round's pace
 };
 
 // One result per pair, in the given order; never throws for a failing

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -76,6 +77,7 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   o.prebuild_jobs = 2;
   o.eval_timeout_s = 120;
   const std::string problem = (dir / "problem.py").string();
+  const double before = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
   // Per-pair settings reach their own evaluation only: the first pair asks for the eager baseline
   // and states a SOL bound no honest run can be under (so `below_sol` must fire for it alone).
   const auto results = evaluate_batch({{problem, (dir / "honest.py").string(), 1e6, "eager"},
@@ -99,6 +101,11 @@ TEST(HarnessBatch, EvaluatesEachSolutionInOrderWithItsOwnVerdict) {
   EXPECT_FALSE(results[3].result["timing"].contains("eager"));  // the batch's default: no baselines
   EXPECT_FALSE(fired(results[3].result, "below_sol"));
   EXPECT_GT(results[0].wall_s, 0.0);
+  // When each result was written, in order (one worker evaluates them in turn), within the batch.
+  const double after = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_GE(results[0].done_unix_s, before - 1);
+  EXPECT_LE(results[0].done_unix_s, results[3].done_unix_s);
+  EXPECT_LE(results[3].done_unix_s, after + 1);
   fs::remove_all(dir);
 }
 
@@ -111,7 +118,10 @@ TEST(HarnessBatch, NothingStartsAfterTheDeadline) {
   const std::string problem = (dir / "problem.py").string();
   const auto results = evaluate_batch({{problem, (dir / "honest.py").string()}, {problem, (dir / "wrong.py").string()}}, o);
   ASSERT_EQ(results.size(), 2u);
-  for (const auto& r : results) EXPECT_EQ(r.result.value("verdict", ""), "not_run") << r.result.dump();
+  for (const auto& r : results) {
+    EXPECT_EQ(r.result.value("verdict", ""), "not_run") << r.result.dump();
+    EXPECT_EQ(r.done_unix_s, 0.0);  // no result file: no time a result came
+  }
   size_t files = 0;
   for (const auto& e : fs::directory_iterator(dir / "out")) files += e.path().extension() == ".json" && e.path().filename() != "pairs.json" &&
                                                                      e.path().filename() != "summary.json";
