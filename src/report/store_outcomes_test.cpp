@@ -130,34 +130,10 @@ TEST(StoreOutcomes, AConfigMeasuredAgainAsTodaysProgramStandsByThatProgram) {
   // A resume measured a stale best's configs again (today's code writes them as another program): the
   // earlier, faster time is of a program no written solution holds, so the later one is the best, and
   // its re-measurement the problem's. A config whose later program failed leaves no best of it at all.
+  // Folded (Reruns::folded), cfg 1 is a's first attempt at today's 0.26 ms and its third run no attempt
+  // of its own; cfg 2 stays second; rows without config text are never folded.
   std::string path;
   auto s = fresh_store("stale_", &path);
-  ASSERT_TRUE(s);
-  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
-  ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
-  for (auto [problem, hash, config, verdict, ms] :
-       {std::tuple{"a", "old", "cfg 1", "ok", 0.25}, {"a", "other", "cfg 2", "ok", 0.40}, {"a", "new", "cfg 1", "ok", 0.26},
-        {"b", "old", "cfg 1", "ok", 0.25}, {"b", "new", "cfg 1", "incorrect", 0.0}})
-    ASSERT_TRUE(record(*s, problem, hash, verdict, ms, config));
-  store::ConfirmationRow again{0, "a", "new", "ok", 0.27, 1000, "{}", 1};
-  ASSERT_TRUE(s->record_confirmation(again));
-  const std::vector<ProblemOutcome> o = outcomes_from_store(*s);
-  ASSERT_EQ(o.size(), 2u);
-  const ProblemOutcome& a = o[0].name == "a" ? o[0] : o[1];
-  const ProblemOutcome& b = o[0].name == "a" ? o[1] : o[0];
-  EXPECT_EQ(a.attempts, (std::vector<std::optional<double>>{std::nullopt, 0.40, 0.26}));
-  ASSERT_TRUE(a.remeasured.has_value());
-  EXPECT_DOUBLE_EQ(a.remeasured->time_ms, 0.27);
-  EXPECT_EQ(b.attempts, (std::vector<std::optional<double>>{std::nullopt, std::nullopt}));
-  std::filesystem::remove(path);
-}
-
-TEST(StoreOutcomes, FoldedRerunsGiveEachConfigOneAttemptAtItsFirstRunWithItsLatestResult) {
-  // a: cfg 1 ran first as a stale program and third as today's (0.26 ms): folded, it is the first
-  // attempt at 0.26 and the third run is no attempt of its own; cfg 2 stays second; a row without
-  // config text is never folded. b: today's program of cfg 1 failed, so its one attempt has no result.
-  std::string path;
-  auto s = fresh_store("folded_", &path);
   ASSERT_TRUE(s);
   ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
   ASSERT_TRUE(s->upsert_problem({"b", "b.py", 0.5, 2, 0, "open"}));
@@ -168,16 +144,20 @@ TEST(StoreOutcomes, FoldedRerunsGiveEachConfigOneAttemptAtItsFirstRunWithItsLate
     ASSERT_TRUE(record(*s, problem, hash, verdict, ms, config));
   store::ConfirmationRow again{0, "a", "new", "ok", 0.27, 1000, "{}", 1};
   ASSERT_TRUE(s->record_confirmation(again));
-  const std::vector<ProblemOutcome> each = outcomes_from_store(*s), folded = outcomes_from_store(*s, Reruns::folded);
-  ASSERT_EQ(folded.size(), 2u);
-  const bool a_first = folded[0].name == "a";
-  const ProblemOutcome& a = folded[a_first ? 0 : 1];
-  const ProblemOutcome& b = folded[a_first ? 1 : 0];
-  EXPECT_EQ(a.attempts, (std::vector<std::optional<double>>{0.26, 0.40, 0.50, 0.45}));
-  ASSERT_TRUE(a.remeasured.has_value());  // the best is the same program either way
-  EXPECT_DOUBLE_EQ(a.remeasured->time_ms, 0.27);
-  EXPECT_EQ(b.attempts, (std::vector<std::optional<double>>{std::nullopt}));
-  EXPECT_EQ(each[a_first ? 0 : 1].attempts.size(), 5u);  // counted as the scheduler spent them
+  using Times = std::vector<std::optional<double>>;
+  for (Reruns reruns : {Reruns::each_counts, Reruns::folded}) {
+    const bool folded = reruns == Reruns::folded;
+    const std::vector<ProblemOutcome> o = outcomes_from_store(*s, reruns);
+    ASSERT_EQ(o.size(), 2u);
+    const ProblemOutcome& a = o[0].name == "a" ? o[0] : o[1];
+    const ProblemOutcome& b = o[0].name == "a" ? o[1] : o[0];
+    const Times a_expected = folded ? Times{0.26, 0.40, 0.50, 0.45} : Times{std::nullopt, 0.40, 0.26, 0.50, 0.45};
+    EXPECT_EQ(a.attempts, a_expected);
+    ASSERT_TRUE(a.remeasured.has_value());  // the best is the same program either way
+    EXPECT_DOUBLE_EQ(a.remeasured->time_ms, 0.27);
+    const Times b_expected = folded ? Times{std::nullopt} : Times{std::nullopt, std::nullopt};
+    EXPECT_EQ(b.attempts, b_expected);
+  }
   std::filesystem::remove(path);
 }
 
