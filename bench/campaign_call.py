@@ -20,8 +20,9 @@ half b's folder back as it was packed), each collected on its own with its half'
 warm machine, none unpacking again, so a session's device time is not spent starting a second machine.
 --first STEPS puts other bench/device_steps.sh steps (STEP:SECONDS) at the head of the first call, their
 seconds taken from its optimize step (the launch cache's A/B: --first overhead_ab:240).
---fixed-budget N makes every campaign of the call a fixed-budget one, the record `ucutlass replay` prices
-stopping policies over: no stopping rule (epsilon 0, window 1000), N attempts per problem, no
+--fixed-budget N makes the positional campaign a fixed-budget one (each --and stays a campaign under the
+default policy, so one carry can finish a fixed-budget record and resume policy campaigns), the record
+`ucutlass replay` prices stopping policies over: no stopping rule (epsilon 0, window 1000), N attempts per problem, no
 re-measurements (a fixed-budget store is not a suite figure), and rounds of every problem of the half
 x 3 attempts (FIXED_ROUND). Give it stores of its own (a copy of a policy campaign's store continues its
 problems' attempt orders, which the stopping rule does not change, only cuts).
@@ -144,8 +145,9 @@ def prepare_half(work, half, store, profile, fixed_budget=0):
 
 
 def campaigns(a):
-    """[(profile, [store_a, store_b])]: the positional campaign, then each --and."""
-    return [(a.profile, list(a.stores))] + [(more[0], more[1:]) for more in (a.more or [])]
+    """[(profile, [store_a, store_b], fixed_budget)]: the positional campaign (--fixed-budget's), then each
+    --and (the default policy's)."""
+    return [(a.profile, list(a.stores), a.fixed_budget)] + [(more[0], more[1:], 0) for more in (a.more or [])]
 
 
 def torch_missing():
@@ -162,18 +164,18 @@ def prepare(a):
         return 2
     work = pathlib.Path(a.work or tempfile.mkdtemp(prefix="campaign-call-"))
     groups = campaigns(a)
-    stores = [s for _, pair in groups for s in pair]
+    stores = [s for _, pair, _ in groups for s in pair]
     if len({folder_name(s) for s in stores}) != len(stores):
         print("campaign_call: two stores give the same folder name; each store may appear once", file=sys.stderr)
         return 2
     planned = []
-    for profile, pair in groups:
+    for profile, pair, fixed_budget in groups:
         streams = []
         for half, store in zip(HALVES, pair):
-            if prepare_half(work, half, store, profile, a.fixed_budget) is None:
+            if prepare_half(work, half, store, profile, fixed_budget) is None:
                 return 1
             first = a.first if not planned and not streams else ""  # the first call's stream only
-            streams.append(stream(half, folder_name(store), profile, a.verify, first=first, fixed_budget=a.fixed_budget))
+            streams.append(stream(half, folder_name(store), profile, a.verify, first=first, fixed_budget=fixed_budget))
         planned.append((streams, pair))
     # NO_SRC: the device's copy of the working tree is the source (commit first); the tracked stores and a
     # packed copy of the tree together outgrew the device tool's 64 MiB (2026-12-01).
@@ -269,8 +271,8 @@ def main():
                    help="bench/device_steps.sh steps (STEP:SECONDS, space-separated) the first call runs before "
                         "its campaign, their seconds taken from its optimize step (e.g. overhead_ab:240)")
     p.add_argument("--fixed-budget", type=int, default=0, metavar="N",
-                   help="fixed-budget campaigns of N attempts per problem (no stopping rule, no re-measurements), "
-                        "for `ucutlass replay`; give them stores of their own")
+                   help="the positional campaign a fixed-budget one of N attempts per problem (no stopping rule, "
+                        "no re-measurements), for `ucutlass replay`; give it stores of its own (--and ones keep the policy)")
     c = sub.add_parser("collect")
     c.add_argument("results")
     c.add_argument("stores", nargs="+", help="gpu0's store, then gpu1's (one for a one-GPU call)")

@@ -59,9 +59,10 @@ def test_and_adds_campaigns_in_order_and_a_store_twice_is_refused(tmp_path, caps
     import argparse
     a = argparse.Namespace(profile="kernelbench-v0.1", stores=["v/a.sqlite", "v/b.sqlite"],
                            more=[["kernelbench", "k/a.sqlite", "k/b.sqlite"]], work=str(tmp_path), verify=0, one_gpu=True,
-                           fixed_budget=0)
-    assert campaign_call.campaigns(a) == [("kernelbench-v0.1", ["v/a.sqlite", "v/b.sqlite"]),
-                                          ("kernelbench", ["k/a.sqlite", "k/b.sqlite"])]
+                           fixed_budget=16)
+    # --fixed-budget is the positional campaign's; an --and campaign runs under the default policy.
+    assert campaign_call.campaigns(a) == [("kernelbench-v0.1", ["v/a.sqlite", "v/b.sqlite"], 16),
+                                          ("kernelbench", ["k/a.sqlite", "k/b.sqlite"], 0)]
     a.more = [["kernelbench", "v/a.sqlite", "k/b.sqlite"]]
     assert campaign_call.prepare(a) == 2
     assert "each store may appear once" in capsys.readouterr().err
