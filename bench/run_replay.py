@@ -6,6 +6,8 @@
 Runs `ucutlass replay` over STORE three ways and writes one JSON (bench/results/replay-<date>.json):
   - the sweep (epsilon x window) and the policy it names best at --keep of the fixed-budget geomean;
   - the default policy (ucutlass's own --epsilon/--window defaults);
+  - with --cross and several stores (a campaign's parts, the suite's halves): each part's sweep best scored
+    on every other part, a pick judged on attempts it was not chosen from;
   - each --policy given, e.g. one chosen on another campaign's store, so the figure is not a policy
     tuned on the very attempts it is scored on.
 Several stores are one campaign's parts (a suite run in halves), replayed as one suite. Each store's
@@ -51,12 +53,16 @@ def main(argv):
     ap.add_argument("--keep", type=float, default=0.95, help="share of the fixed-budget geomean a policy keeps")
     ap.add_argument("--policy", type=parse_policy, action="append", default=[],
                     help="EPSILON:WINDOW, a policy chosen elsewhere to score here (repeatable)")
+    ap.add_argument("--cross", action="store_true",
+                    help="with several stores: each one's sweep best scored on the others (held-out picks)")
     ap.add_argument("--ucutlass", help="the ucutlass executable (default build/ucutlass)")
     ap.add_argument("--out", default=str(ucutlass_cli.REPO / "bench" / "results"))
     args = ap.parse_args(argv)
     for store in args.stores:
         if not store.is_file():
             raise SystemExit(f"run_replay: no store at {store}")
+    if args.cross and len(args.stores) < 2:
+        raise SystemExit("run_replay: --cross scores each store's pick on the others: give two stores or more")
     exe = ucutlass_cli.find_exe(args.ucutlass)
     started = provenance.now()
     sweep = replay(exe, args.stores, args.budget, ["--sweep", "--keep", str(args.keep)])
@@ -68,6 +74,19 @@ def main(argv):
     for eps, window in args.policy:
         r = replay(exe, args.stores, args.budget, ["--epsilon", str(eps), "--window", str(window)])
         given.append({"epsilon": eps, "window": window, "command": r["command"], **summary(r["result"])})
+    cross = []
+    if args.cross:
+        picks = {}
+        for store in args.stores:
+            own = replay(exe, [store], args.budget, ["--sweep", "--keep", str(args.keep)])["result"]
+            picks[store] = own["rows"][own["best"]] if own.get("best", -1) >= 0 else None
+        for chosen_on, pick in picks.items():
+            for scored_on in args.stores:
+                if scored_on == chosen_on or pick is None:
+                    continue
+                r = replay(exe, [scored_on], args.budget, ["--epsilon", str(pick["epsilon"]), "--window", str(pick["window"])])
+                cross.append({"chosen_on": str(chosen_on), "scored_on": str(scored_on), "epsilon": pick["epsilon"],
+                              "window": pick["window"], "command": r["command"], **summary(r["result"])})
     report = {
         "kind": "ucutlass-replay", "started": started.isoformat(), **provenance.command(),
         "git": provenance.git_state(), "host": provenance.host(),
@@ -79,6 +98,7 @@ def main(argv):
         "sweep": {"command": sweep["command"], "best": best, "rows": rows},
         "default_policy": {"command": default["command"], **summary(default["result"])},
         "given_policies": given,
+        "cross": cross,
         "problems_recorded": {p["name"]: p["recorded"] for p in default["result"]["problems"]},
         # The fixed budget's share of each problem's recorded attempts (its first --budget).
         "problems_fixed": {p["name"]: p["fixed"] for p in default["result"]["problems"]},
@@ -96,6 +116,10 @@ def main(argv):
         line(f"sweep best: eps {best['epsilon']:g} w {best['window']}", best)
     for g in given:
         line(f"given: eps {g['epsilon']:g} w {g['window']}", g)
+    for c in cross:
+        print(f"eps {c['epsilon']:g} w {c['window']}, picked on {pathlib.Path(c['chosen_on']).name}, "
+              f"scored on {pathlib.Path(c['scored_on']).name}:")
+        line("  held out", c)
     print(f"wrote {out}")
     return 0
 

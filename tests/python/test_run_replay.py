@@ -67,3 +67,27 @@ def test_a_problem_in_two_stores_is_refused():
     r = subprocess.run([str(EXE), "replay", str(V01_A), str(V01_A)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "problem level1_001_gemm_square_4096 is in" in r.stderr and "each problem in one of them" in r.stderr
+
+
+@pytest.mark.skipif(not EXE.exists(), reason="needs build/ucutlass")
+def test_cross_scores_each_halfs_own_pick_on_the_other_half(tmp_path):
+    out = tmp_path / "replay.json"
+    r = run(V01_A, V01_B, "--budget", 16, "--cross", "--out", out)
+    assert r.returncode == 0, r.stderr
+    cross = json.loads(out.read_text())["cross"]
+    assert sorted((c["chosen_on"], c["scored_on"]) for c in cross) == sorted([(str(V01_A), str(V01_B)), (str(V01_B), str(V01_A))])
+    for c in cross:
+        own = json.loads(subprocess.run([str(EXE), "replay", c["chosen_on"], "--budget", "16", "--sweep", "--json"],
+                                        capture_output=True, text=True, timeout=120).stdout)
+        best = own["rows"][own["best"]]
+        assert (c["epsilon"], c["window"]) == (best["epsilon"], best["window"])
+        # Scored on the other half alone: its fixed side is that half's attempts only.
+        other = json.loads(subprocess.run([str(EXE), "replay", c["scored_on"], "--budget", "16", "--json"],
+                                          capture_output=True, text=True, timeout=120).stdout)
+        assert c["attempts_fixed"] == other["attempts_fixed"]
+    assert "held out" in r.stdout
+
+
+def test_cross_needs_two_stores():
+    r = run(V01_A, "--budget", 16, "--cross")
+    assert r.returncode == 1 and "give two stores or more" in r.stderr
