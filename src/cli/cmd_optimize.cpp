@@ -856,18 +856,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::vector<double> evaluation_s;
     const int gpus = a.devices.empty() || a.devices == "all" ? 1 : 1 + static_cast<int>(std::count(a.devices.begin(), a.devices.end(), ','));
     for (int round = 1;; ++round) {
-      const double spent_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
-      if (a.wall_budget_s > 0 && spent_s > a.wall_budget_s) {
+      if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
         skipped_steps.push_back("further attempts: --wall-budget spent");
-        break;
-      }
-      if (const std::optional<double> needs = sched::round_needs_s(pace, gpus);
-          a.wall_budget_s > 0 && !a.plan && needs && a.wall_budget_s - spent_s < *needs) {
-        std::ostringstream why;
-        why << std::fixed << std::setprecision(0) << "further attempts: " << a.wall_budget_s - spent_s
-            << " s of --wall-budget left, less than a round needs to pay for itself (" << *needs
-            << " s: its slowest first result so far and " << sched::kMinEvaluations << " evaluations)";
-        skipped_steps.push_back(why.str());
         break;
       }
       // This round's problems: the scheduler's pick, then its next picks as if the
@@ -931,6 +921,22 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (!g.json) std::cout << plan_text(plan) << remeasure_plan_text(plan_remeasures, a.remeasure_ms);
         skipped_steps.push_back("GPU evaluation: --plan given (the next round printed, nothing built or run)");
         break;
+      }
+      // The round planned, nothing written yet: does the wall budget left let it give results? (One whose
+      // attempts were all evaluated before a kill only records them: it always goes on.)
+      const int to_evaluate = static_cast<int>(remeasures.size() + std::count_if(batch.begin(), batch.end(), [](const Pending& q) {
+                                                 return q.recovered.is_null();
+                                               }));
+      if (const std::optional<double> needs = sched::round_needs_s(pace, gpus, to_evaluate); a.wall_budget_s > 0 && needs && to_evaluate > 0) {
+        const double left_s = a.wall_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
+        if (left_s < *needs) {
+          std::ostringstream why;
+          why << std::fixed << std::setprecision(0) << "further attempts: " << left_s
+              << " s of --wall-budget left, less than this round needs to pay for itself (" << *needs
+              << " s: the slowest first result so far and up to " << sched::kMinEvaluations << " evaluations)";
+          skipped_steps.push_back(why.str());
+          break;
+        }
       }
       if (live) show(batch.empty() ? -1 : static_cast<int>(batch.front().problem));
       std::vector<BatchPair> pairs;

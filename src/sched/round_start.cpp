@@ -4,10 +4,11 @@
 
 namespace ucutlass::sched {
 
-std::optional<double> round_needs_s(const RoundPace& pace, int gpus) {
+std::optional<double> round_needs_s(const RoundPace& pace, int gpus, int evaluations) {
   if (!pace.slowest_first_result_s || !pace.median_evaluation_s) return std::nullopt;
-  // The GPUs evaluate side by side, so the evaluations after the first take 1/gpus of their time each.
-  return *pace.slowest_first_result_s + kMinEvaluations * *pace.median_evaluation_s / std::max(1, gpus);
+  // The GPUs evaluate side by side, so each evaluation takes 1/gpus of its time from the round's.
+  const int counted = std::clamp(evaluations, 1, kMinEvaluations);
+  return *pace.slowest_first_result_s + counted * *pace.median_evaluation_s / std::max(1, gpus);
 }
 
 }  // namespace ucutlass::sched

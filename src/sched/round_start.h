@@ -7,7 +7,8 @@
 // only builds: session 22's first call ended with such a round, 48 builds and no result in 57 s of a
 // 509 s call (11 % of its device time). A round begun with a little more buys a few
 // evaluations at the device time of a whole round's wait. So a round starts when the time left covers
-// the slowest first result this run has seen plus kMinEvaluations evaluations of its median length.
+// the slowest first result this run has seen plus kMinEvaluations evaluations of its median length
+// (all of them, for a round of fewer: late in a campaign a round holds 2-7 attempts).
 #include <optional>
 
 namespace ucutlass::sched {
@@ -21,8 +22,8 @@ struct RoundPace {
   std::optional<double> median_evaluation_s;     // one evaluation's wall time on one GPU, this run
 };
 
-// Seconds a round must have left to pay for itself; nullopt while the run has no finished round with
-// a result to judge by (the first round always starts).
-std::optional<double> round_needs_s(const RoundPace& pace, int gpus);
+// Seconds a round of `evaluations` planned evaluations must have left to pay for itself; nullopt while
+// the run has no finished round with a result to judge by (the first round always starts).
+std::optional<double> round_needs_s(const RoundPace& pace, int gpus, int evaluations);
 
 }  // namespace ucutlass::sched
