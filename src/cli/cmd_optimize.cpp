@@ -697,6 +697,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     }
     int used = 0;
     const auto gpu_start = std::chrono::steady_clock::now();
+    // Seconds of --wall-budget still left (the budget counts from here).
+    auto wall_left_s = [&] {
+      return a.wall_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
+    };
     // Suite mode on a terminal: the per-problem block redrawn in place after
     // every attempt; otherwise the per-attempt log line carries the ETA.
     const bool live = problems.size() > 1 && ::isatty(STDERR_FILENO);
@@ -856,7 +860,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::vector<double> evaluation_s;
     const int gpus = a.devices.empty() || a.devices == "all" ? 1 : 1 + static_cast<int>(std::count(a.devices.begin(), a.devices.end(), ','));
     for (int round = 1;; ++round) {
-      if (a.wall_budget_s > 0 && std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count() > a.wall_budget_s) {
+      if (a.wall_budget_s > 0 && wall_left_s() < 0) {
         skipped_steps.push_back("further attempts: --wall-budget spent");
         break;
       }
@@ -928,7 +932,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                                                  return q.recovered.is_null();
                                                }));
       if (const std::optional<double> needs = sched::round_needs_s(pace, gpus, to_evaluate); a.wall_budget_s > 0 && needs && to_evaluate > 0) {
-        const double left_s = a.wall_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
+        const double left_s = wall_left_s();
         if (left_s < *needs) {
           std::ostringstream why;
           why << std::fixed << std::setprecision(0) << "further attempts: " << left_s
@@ -978,7 +982,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (a.wall_budget_s > 0) {
         // The wall budget also binds the round in flight: nothing starts after it, so a step that
         // stops the campaign a little later (its own timeout) finds every evaluation recorded.
-        const double left = a.wall_budget_s - std::chrono::duration<double>(std::chrono::steady_clock::now() - gpu_start).count();
+        const double left = wall_left_s();
         bo.deadline_unix_s = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count() + std::max(0.0, left);
       }
       const double round_start_unix = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();

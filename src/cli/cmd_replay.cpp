@@ -66,11 +66,8 @@ int run_replay(const ReplayArgs& a, const GlobalOptions& g) {
       std::cerr << "ucutlass replay: " << err << "\n";
       return kExitUsage;
     }
-    if (!a.as_recorded)
-      for (const report::ProblemOutcome& o : report::outcomes_from_store(*store))
-        folded += static_cast<int>(o.attempts.size());
     for (report::ProblemOutcome& o : report::outcomes_from_store(*store, reruns)) {
-      if (!a.as_recorded) folded -= static_cast<int>(o.attempts.size());
+      folded += o.reruns_folded;
       if (auto [it, fresh] = store_of.emplace(o.name, path); !fresh) {
         std::cerr << "ucutlass replay: " << path << ": problem " << o.name << " is in " << it->second
                   << " too; the stores of one replay are parts of one campaign, each problem in one of them\n";

@@ -47,7 +47,10 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Re
       if (o.compile_ms <= 0) o.compile_ms = rows[k].compile_ms;
       size_t stands = k;  // the run whose result this attempt holds
       if (reruns == Reruns::folded && !rows[k].config.empty()) {
-        if (!placed.insert(rows[k].config).second) continue;  // a re-run, folded into the config's first
+        if (!placed.insert(rows[k].config).second) {  // a re-run, folded into the config's first
+          ++o.reruns_folded;
+          continue;
+        }
         stands = latest[rows[k].config];
       }
       const store::AttemptRow& a = rows[stands];

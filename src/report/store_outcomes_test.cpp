@@ -153,6 +153,7 @@ TEST(StoreOutcomes, AConfigMeasuredAgainAsTodaysProgramStandsByThatProgram) {
     const ProblemOutcome& b = o[0].name == "a" ? o[1] : o[0];
     const Times a_expected = folded ? Times{0.26, 0.40, 0.50, 0.45} : Times{std::nullopt, 0.40, 0.26, 0.50, 0.45};
     EXPECT_EQ(a.attempts, a_expected);
+    EXPECT_EQ(a.reruns_folded, folded ? 1 : 0);  // cfg 1's third run
     ASSERT_TRUE(a.remeasured.has_value());  // the best is the same program either way
     EXPECT_DOUBLE_EQ(a.remeasured->time_ms, 0.27);
     const Times b_expected = folded ? Times{std::nullopt} : Times{std::nullopt, std::nullopt};

@@ -44,6 +44,8 @@ struct ProblemOutcome {
     double eager_ms = 0;  // eager timed beside it (same worker, same inputs); 0: not timed there
   };
   std::optional<Remeasured> remeasured;
+  // Recorded runs folded into an earlier attempt of their config (report::Reruns::folded; else 0).
+  int reruns_folded = 0;
 
   std::optional<double> best_ms(size_t first_n = SIZE_MAX) const;
   // The time the re-measured figures use: the re-measurement where there is one, else best_ms().
