@@ -24,11 +24,9 @@ rm -rf "$dest" && mkdir -p "$dest"
 git rev-parse HEAD >"$dest/commit"
 # With NO_SRC the device runs whatever working tree the call carries, which may be newer than this
 # commit (session 18's host-isolation record named the commit packed before two later ones): the
-# tracked files' digests travel, and device_unpack.sh marks the run dirty where the tree differs.
-if [ -n "${NO_SRC:-}" ]; then
-  git ls-files -z | xargs -0 sha256sum >"$dest/tree.sha256"
-  [ -z "$(git status --porcelain --untracked-files=no)" ] || echo "device_pack: uncommitted edits: the device's results will say dirty" >&2
-fi
+# tracked code's digests travel, and device_unpack.sh marks the run dirty where the tree differs
+# (bench/tree_digest.sh: what counts as code, and why uncommitted edits are flagged here).
+[ -z "${NO_SRC:-}" ] || bench/tree_digest.sh write "$dest"
 cutlass=${UCUTLASS_CUTLASS_DIR:-$root/.deps/nvidia-cutlass/cutlass_library/source}
 tar -C "$cutlass" -cf - include tools/util/include | xz -T0 -6 >"$dest/cutlass.tar.xz"
 strip -o "$dest/ucutlass" build/ucutlass && xz -T0 -6 "$dest/ucutlass"

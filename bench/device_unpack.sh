@@ -22,10 +22,8 @@ for extra in "$carry"/*.tar.xz; do
   case $(basename "$extra") in src.tar.xz|cutlass.tar.xz|kernel-cache.tar.xz) continue ;; esac
   xz -dc "$extra" | tar -x -C "$tree"
 done
-dirty=0  # the carried tree differs from the packed commit's files (NO_SRC, device_pack.sh)
-if [ -f "$carry/tree.sha256" ] && ! (cd "$tree" && sha256sum --quiet --status -c "$carry/tree.sha256"); then
-  dirty=1
-fi
+dirty=0  # the carried tree differs from the packed commit's code (NO_SRC, device_pack.sh)
+[ ! -f "$carry/tree.sha256" ] || dirty=$("$root/bench/tree_digest.sh" check "$carry" "$tree")
 env_line="export UCUTLASS_GIT_COMMIT=$(cat "$carry/commit") UCUTLASS_GIT_DIRTY=$dirty UCUTLASS_CUTLASS_DIR=$cutlass PYTHONUNBUFFERED=1"
 # Kept in the tree too: a later call on the still-warm machine that skips the unpack gets the same
 # environment from bench/device_steps.sh (2026-11-30: a resumed campaign without it built nothing).
