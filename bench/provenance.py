@@ -76,6 +76,10 @@ def _commit_from_files():
     return None
 
 
+# Data, not code: the same paths bench/tree_digest.sh leaves out of a device call's digest.
+DATA_PATHS = ("bench/results", "tests/optimize/stores")
+
+
 def git_state():
     """Commit and dirtiness of the checkout: from git; else from the .git folder (the device machine
     may lack the git program); else from $UCUTLASS_GIT_COMMIT (and $UCUTLASS_GIT_DIRTY), set by whoever
@@ -89,8 +93,13 @@ def git_state():
     own = bool(top) and pathlib.Path(top).resolve() == REPO.resolve()
     commit = _output(git + ["rev-parse", "HEAD"], cwd=REPO) if own else None
     if commit:
-        status = _output(git + ["status", "--porcelain", "--untracked-files=no"], cwd=REPO)
-        return {"commit": commit, "dirty": bool(status), "source": "git"}
+        # dirty: the code differs from the commit. The data a result is computed from (run stores,
+        # earlier results) is reported apart: a collect step rewrites the stores before it summarises
+        # them, so counting them made every summary dirty while its code was the commit's (session 24).
+        code = _output(git + ["status", "--porcelain", "--untracked-files=no", "--", "."]
+                       + [":!" + d for d in DATA_PATHS], cwd=REPO)
+        data = _output(git + ["status", "--porcelain", "--untracked-files=no", "--"] + list(DATA_PATHS), cwd=REPO)
+        return {"commit": commit, "dirty": bool(code), "data_modified": bool(data), "source": "git"}
     commit = _commit_from_files() if (REPO / ".git").exists() else None
     if commit:
         return {"commit": commit, "dirty": None, "source": ".git files (no git program)"}

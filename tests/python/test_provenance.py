@@ -36,3 +36,25 @@ def test_a_launchers_commit_and_its_tree_check_reach_the_record(tmp_path, monkey
         else:
             monkeypatch.setenv("UCUTLASS_GIT_DIRTY", flag)
         assert provenance.git_state() == {"commit": "abc123", "dirty": dirty, "source": "UCUTLASS_GIT_COMMIT"}
+
+
+def test_a_rewritten_store_marks_the_data_not_the_code_dirty(tmp_path, monkeypatch):
+    import subprocess
+    def git(*args):
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=tmp_path, check=True,
+                       capture_output=True)
+    (tmp_path / "bench" / "results" / "campaigns").mkdir(parents=True)
+    (tmp_path / "bench" / "results" / "campaigns" / "s.sqlite").write_text("old")
+    (tmp_path / "tool.py").write_text("x = 1\n")
+    git("init", "-q")
+    git("add", ".")
+    git("commit", "-q", "-m", "c")
+    monkeypatch.setattr(provenance, "REPO", tmp_path)
+    state = provenance.git_state()
+    assert (state["dirty"], state["data_modified"]) == (False, False)
+    (tmp_path / "bench" / "results" / "campaigns" / "s.sqlite").write_text("new")
+    state = provenance.git_state()
+    assert (state["dirty"], state["data_modified"]) == (False, True)
+    (tmp_path / "tool.py").write_text("x = 2\n")
+    state = provenance.git_state()
+    assert (state["dirty"], state["data_modified"]) == (True, True)
