@@ -10,6 +10,7 @@
 # The digests are of the working tree, which is what travels; edits not yet committed would match
 # there and pass as the commit, so they are recorded here instead.
 set -eu
+# The same data paths as bench/provenance.py's DATA_PATHS (whose dirty flag counts code alike).
 code=(-- . ':!bench/results' ':!tests/optimize/stores')
 case ${1:-} in
   write)

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
 #include <cstdio>
 #include <set>
 #include <sstream>
@@ -122,27 +123,33 @@ SuiteSummary summarize(const std::vector<ProblemOutcome>& outcomes) {
 
 namespace {
 
+// printf into a string of exactly the length it needs: the summary's lines grow as its counts do, and
+// fixed buffers cut them off silently (a 256-byte one lost the end of the ~330-character re-measured line).
+__attribute__((format(printf, 1, 2))) std::string printf_string(const char* format, ...) {
+  va_list args;
+  va_start(args, format);
+  va_list again;
+  va_copy(again, args);
+  const int length = std::vsnprintf(nullptr, 0, format, args);
+  va_end(args);
+  std::string text(length > 0 ? static_cast<size_t>(length) : 0, '\0');
+  if (length > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
+  va_end(again);
+  return text;
+}
+
 std::string speedup_line(const char* against, const SpeedupStats& st) {
-  char line[256];
-  if (st.counted == 0) {
-    std::snprintf(line, sizeof line, "speedup vs %-14s no verified solution with this baseline measured\n", against);
-  } else {
-    std::snprintf(line, sizeof line,
-                  "speedup vs %-14s geomean %.3fx  median %.3fx  over %d verified; wins (> 1x) %d; suite geomean %.3fx (unsolved as 1x)\n",
-                  against, st.geomean, st.median, st.counted, st.wins, st.suite_geomean);
-  }
-  return line;
+  if (st.counted == 0)
+    return printf_string("speedup vs %-14s no verified solution with this baseline measured\n", against);
+  return printf_string(
+      "speedup vs %-14s geomean %.3fx  median %.3fx  over %d verified; wins (> 1x) %d; suite geomean %.3fx (unsolved as 1x)\n",
+      against, st.geomean, st.median, st.counted, st.wins, st.suite_geomean);
 }
 
 std::string fast_p_line(const char* against, const SpeedupStats& st) {
   std::ostringstream o;
-  char cell[64];
-  std::snprintf(cell, sizeof cell, "fast_p vs %-15s", against);
-  o << cell;
-  for (size_t i = 0; i < kFastPCount; ++i) {
-    std::snprintf(cell, sizeof cell, "  p=%-3g %5.1f %%", kFastP[i], st.fast_p[i] * 100);
-    o << cell;
-  }
+  o << printf_string("fast_p vs %-15s", against);
+  for (size_t i = 0; i < kFastPCount; ++i) o << printf_string("  p=%-3g %5.1f %%", kFastP[i], st.fast_p[i] * 100);
   return o.str() + "\n";
 }
 
@@ -150,26 +157,21 @@ std::string fast_p_line(const char* against, const SpeedupStats& st) {
 
 std::string summary_text(const SuiteSummary& s) {
   std::ostringstream o;
-  char line[512];  // the re-measured line alone runs to ~330 characters; 256 cut it off (-Wformat-truncation)
-  std::snprintf(line, sizeof line, "suite: %d problem(s), %d with a verified solution, %d attempt(s) (%.1f per problem)\n",
-                s.problems, s.verified, s.attempts, s.problems ? static_cast<double>(s.attempts) / s.problems : 0.0);
-  o << line;
+  o << printf_string("suite: %d problem(s), %d with a verified solution, %d attempt(s) (%.1f per problem)\n",
+                     s.problems, s.verified, s.attempts, s.problems ? static_cast<double>(s.attempts) / s.problems : 0.0);
   o << speedup_line("eager", s.eager) << speedup_line("torch.compile", s.compile);
   o << fast_p_line("eager", s.eager) << fast_p_line("torch.compile", s.compile);
   if (s.remeasured + s.remeasured_failed > 0) {
-    std::snprintf(line, sizeof line,
-                  "re-measured (each best's program evaluated again as the written solution): %d of %d verified passed again, "
-                  "%d failed there, %d not yet; with those times vs eager (timed beside %d of them, else the store's): "
-                  "geomean %.3fx over %d, suite geomean %.3fx\n",
-                  s.remeasured, s.verified, s.remeasured_failed, s.remeasure_pending, s.remeasured_eager_beside,
-                  s.eager_remeasured.geomean,
-                  s.eager_remeasured.counted, s.eager_remeasured.suite_geomean);
-    o << line;
+    o << printf_string(
+        "re-measured (each best's program evaluated again as the written solution): %d of %d verified passed again, "
+        "%d failed there, %d not yet; with those times vs eager (timed beside %d of them, else the store's): "
+        "geomean %.3fx over %d, suite geomean %.3fx\n",
+        s.remeasured, s.verified, s.remeasured_failed, s.remeasure_pending, s.remeasured_eager_beside,
+        s.eager_remeasured.geomean, s.eager_remeasured.counted, s.eager_remeasured.suite_geomean);
   }
   if (s.sol_counted > 0) {
-    std::snprintf(line, sizeof line, "SOL fraction t_SOL/t_best: median %.3f over %d; %d faster than the bound (violations)\n",
-                  s.sol_fraction_median, s.sol_counted, s.sol_violations);
-    o << line;
+    o << printf_string("SOL fraction t_SOL/t_best: median %.3f over %d; %d faster than the bound (violations)\n",
+                       s.sol_fraction_median, s.sol_counted, s.sol_violations);
   }
   if (!s.attempt_fast2.empty()) {
     o << "Attempt-Fast-p(2) vs eager:";
@@ -177,10 +179,7 @@ std::string summary_text(const SuiteSummary& s) {
     std::set<size_t> points = {most};
     for (size_t n : {1, 2, 5, 10, 20, 40})
       if (n < most) points.insert(n);
-    for (size_t n : points) {
-      std::snprintf(line, sizeof line, "  %.1f %% @%zu", s.attempt_fast2[n - 1] * 100, n);
-      o << line;
-    }
+    for (size_t n : points) o << printf_string("  %.1f %% @%zu", s.attempt_fast2[n - 1] * 100, n);
     o << "\n";
   }
   o << "(fast_p counts every problem, unsolved as speedup 0; geomean and median over verified problems only; the suite geomean over all)\n";
