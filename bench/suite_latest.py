@@ -23,7 +23,8 @@ passed through rtol).
 A store's own re-measurements (`ucutlass optimize` evaluates each written solution again in the harness's
 window and records it beside the attempts, the store's confirmations table) of a problem's fastest attempt
 put its re-measured speedup (store eager over the re-measured time) in the re-measured figure. A program
-that failed its re-measurement is no solution in either figure: the problem's best is its fastest other
+that failed its re-measurement is no solution in either figure, nor one of the same math path that passed on
+other inputs than a re-measurement that missed the tolerance (store/discredited.h): the problem's best is its fastest other
 verified attempt (what optimize then writes), as in the store's own suite line. Nor is an attempt whose
 config ran again later as another program (a resume measures a stale best's configs again as today's
 program and writes that): no written solution holds the earlier program.
@@ -39,6 +40,7 @@ import hashlib
 import json
 import math
 import pathlib
+import re
 import sqlite3
 import sys
 
@@ -90,12 +92,71 @@ def read_store(path, profile_atol=None):
     return out, campaign, names
 
 
-def failed_remeasures(db):
-    """{(problem, hash)} of the programs whose re-measurement as the written solution failed."""
+def math_path(config):
+    """A config text's math path, as store/discredited.h reads it: each kernel's summary up to its layouts,
+    tile or launch parameters, an attention kernel's scores type kept."""
+    def kernel(summary):
+        tokens = summary.split()
+        out, k = [], 0
+        while k < len(tokens) and not (tokens[k].startswith("a=") or tokens[k] in ("access", "block_q")
+                                       or re.fullmatch(r"\d+x\d+x\d+", tokens[k])):
+            out.append(tokens[k])
+            k += 1
+        out += [w for i in range(k, len(tokens) - 1) if tokens[i] == "scores" for w in ("scores", tokens[i + 1])]
+        return " ".join(out)
+    return "; ".join(kernel(part) for part in (config or "").split("; "))
+
+
+def trial_inputs_key(result_json):
+    """What the correctness trials ran on (seed, distribution, PyTorch's own error per trial), None if unsaid."""
     try:
-        return set(db.execute("select problem, hash from confirmations where verdict != 'ok'").fetchall())
+        trials = json.loads(result_json or "{}").get("correctness", {}).get("trials", [])
+    except json.JSONDecodeError:
+        return None
+    if not trials or any("native_max_abs_err" not in t for t in trials):
+        return None
+    return json.dumps([[t.get("seed", -1), t.get("distribution", ""), t["native_max_abs_err"]] for t in trials])
+
+
+def correctness_rules(result):
+    """The rules that judged a result (exec/correctness_rules.h): its field, else 2 if a trial records atol."""
+    if "correctness_rules" in result:
+        return result["correctness_rules"]
+    return 2 if any("atol" in t for t in result.get("correctness", {}).get("trials", [])) else 1
+
+
+def failed_remeasures(db):
+    """{(problem, hash)} of the programs no verified result by a re-measurement (store/discredited.h): each
+    whose re-measurement as the written solution failed and, where that was a tolerance miss under today's
+    rules (2 and later), each of the same math path that passed on other inputs and has not passed one itself."""
+    try:
+        confirmations = db.execute("select problem, hash, verdict, result_json from confirmations").fetchall()
     except sqlite3.OperationalError:  # a store from before re-measurements
         return set()
+    attempts = db.execute("select problem, hash, config, verdict, result_json from attempts").fetchall()
+    passed = {(p, h) for p, h, verdict, _ in confirmations if verdict == "ok"}
+    config_of = {}
+    for p, h, config, *_ in attempts:
+        config_of.setdefault((p, h), config)
+    out = set()
+    for p, h, verdict, result_json in confirmations:
+        if verdict == "ok":
+            continue
+        out.add((p, h))
+        try:
+            result = json.loads(result_json or "{}")
+        except json.JSONDecodeError:
+            result = {}
+        if verdict != "incorrect" or correctness_rules(result) < 2 or not config_of.get((p, h)):
+            continue
+        path, inputs = math_path(config_of[(p, h)]), trial_inputs_key(result_json)
+        for q, other, config, v, own in attempts:
+            if q != p or v != "ok" or other == h or (q, other) in passed or not config or math_path(config) != path:
+                continue
+            key = trial_inputs_key(own)
+            if key is None or key != inputs:
+                out.add((q, other))
+    return out
 
 
 def read_remeasurements(db):

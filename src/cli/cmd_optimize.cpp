@@ -40,6 +40,7 @@
 #include "sched/remeasure_queue.h"
 #include "sched/round_fill.h"
 #include "sched/round_start.h"
+#include "store/discredited.h"
 #include "store/superseded.h"
 #include "search/config_space.h"
 #include "search/cost_model.h"
@@ -274,9 +275,27 @@ std::vector<RecordedPick> recorded_picks(const Problem& p, const std::vector<sto
 // attempt is calibrated on the problem's best (search/next_expectation.h). Folding only the recorded
 // picks the walk proposed again left a problem whose new candidates rank first (level1/016's GEMVs)
 // with nothing measured, hence no expectation.
-void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks) {
-  for (size_t k = 0; k < rows.size(); ++k)
-    if (picks[k]) record_stored(p, *picks[k], rows[k]);
+void fold_recorded_attempts(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks,
+                            const store::Discredited& discredited) {
+  for (size_t k = 0; k < rows.size(); ++k) {
+    if (!picks[k]) continue;
+    if (discredited.programs.count(rows[k].hash))  // no correct result; a tolerance miss defers its path
+      record_measured(p, *picks[k], std::nullopt, discredited.inaccurate.count(rows[k].hash) > 0);
+    else
+      record_stored(p, *picks[k], rows[k]);
+  }
+}
+
+// A recorded program a re-measurement has just discredited (store/discredited.h), in the refinement state
+// of this run: each kernel's measurement of its pick holds no correct time any more, and a tolerance
+// miss defers its path as an incorrect attempt does.
+void discredit_measured(Problem& p, const std::vector<size_t>& pick, bool inaccurate) {
+  for (size_t g = 0; g < pick.size(); ++g)
+    for (search::Measured& m : p.measured[g])
+      if (m.index == pick[g]) {
+        m.time_ms.reset();
+        m.inaccurate = m.inaccurate || inaccurate;
+      }
 }
 
 // `files` as the problem's written solution (modelnew.py, kernel.dsl), measured at `ms`; `built_here`
@@ -392,7 +411,7 @@ std::string demote_written(Problem& p, const store::RunStore& store, const std::
   p.written_modelnew.clear();
   p.written_built_here = false;
   const std::vector<store::AttemptRow> rows = store.attempts(p.name);
-  adopt_recorded_best(p, rows, recorded_picks(p, rows), cutlass_dir, store.failed_remeasures(p.name));
+  adopt_recorded_best(p, rows, recorded_picks(p, rows), cutlass_dir, store::discredited_programs(store, p.name).programs);
   if (!p.written_hash.empty()) {
     std::ostringstream o;
     o << "written now: program " << p.written_hash << " (" << *p.written_ms << " ms as an attempt), re-measured in turn";
@@ -669,8 +688,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       states[i].new_mapping = !recorded.empty() && std::none_of(recorded.begin(), recorded.end(), [&](const store::AttemptRow& r) {
         return r.verdict == "ok" && map::mapping_signature(r.dsl) == mapping;
       });
-      // A program that failed its re-measurement is no verified result for the scheduler either.
-      const std::set<std::string> failed = store->failed_remeasures(problems[i].name);
+      // A program that failed its re-measurement is no verified result for the scheduler either, nor one
+      // its tolerance miss discredits (store/discredited.h).
+      const store::Discredited discredited = store::discredited_programs(*store, problems[i].name);
+      const std::set<std::string>& failed = discredited.programs;
       // Nor is a program whose config ran again later as today's program (store/superseded.h): its time
       // is no solution's, and a best the written solution cannot reach closed windows it should not.
       const std::vector<bool> superseded = store::superseded_attempts(recorded);
@@ -685,7 +706,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       }
       if (problems[i].skipped.empty()) {
         const std::vector<RecordedPick> picks = recorded_picks(problems[i], recorded);
-        fold_recorded_attempts(problems[i], recorded, picks);
+        fold_recorded_attempts(problems[i], recorded, picks, discredited);
         states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir, failed);
         if (states[i].stale_best) ++stale_bests;
         if (!states[i].stale_best) {
@@ -1051,7 +1072,17 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (!live)
           std::cerr << problems[m.problem].name << " re-measured (program " << m.hash << ", " << a.remeasure_ms << " ms window): "
                     << c.verdict << " " << c.time_ms << " ms; " << m.attempt_ms << " ms as an attempt\n";
-        if (c.verdict != "ok" && problems[m.problem].written_hash == m.hash) {
+        if (c.verdict != "ok") {
+          // The failure discredits the program, and a tolerance miss its path's passes on other inputs
+          // (store/discredited.h): none is a correct measurement for the refinement any more.
+          Problem& p = problems[m.problem];
+          const store::Discredited d = store::discredited_programs(*store, p.name);
+          const std::vector<store::AttemptRow> rows = store->attempts(p.name);
+          const std::vector<RecordedPick> picks = recorded_picks(p, rows);
+          for (size_t k = 0; k < rows.size(); ++k)
+            if (picks[k] && d.programs.count(rows[k].hash)) discredit_measured(p, *picks[k], d.inaccurate.count(rows[k].hash) > 0);
+        }
+        if (c.verdict != "ok" && store::discredited_programs(*store, problems[m.problem].name).programs.count(problems[m.problem].written_hash)) {
           Problem& p = problems[m.problem];
           const std::string note = demote_written(p, *store, tc.cutlass_dir);
           states[m.problem].stale_best = p.remeasure.has_value();

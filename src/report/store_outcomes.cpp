@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/discredited.h"
 #include "store/superseded.h"
 
 namespace ucutlass::report {
@@ -28,8 +29,9 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Re
     ProblemOutcome o{p.name, p.sol_ms, p.eager_ms, p.compile_ms, {}, std::nullopt};
     // Baselines are measured again by every eval; the problem row may predate them.
     const std::vector<store::AttemptRow> rows = store.attempts(p.name);
-    // A program whose re-measurement failed is not the problem's best (optimize writes the next one).
-    const std::set<std::string> failed = store.failed_remeasures(p.name);
+    // A program whose re-measurement failed is not the problem's best (optimize writes the next one), nor
+    // one of the same math path that passed on other inputs than a re-measurement that missed the tolerance.
+    const std::set<std::string> failed = store::discredited_programs(store, p.name).programs;
     // A config that ran again later as today's program stands by that program (store/superseded.h).
     const std::vector<bool> superseded = store::superseded_attempts(rows);
     auto counts = [&](size_t k) {

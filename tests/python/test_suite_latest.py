@@ -145,3 +145,25 @@ def test_a_config_measured_again_as_todays_program_stands_by_that_program(tmp_pa
     assert rows["a"]["best_ms"] == 2.0 and rows["b"]["best_ms"] is None
     assert math.isclose(d["suite_geomean"], (2.0 * 1.0) ** (1 / 2))
     assert math.isclose(d["suite_geomean_remeasured"], (1.6 * 1.0) ** (1 / 2))
+
+
+def test_a_tolerance_miss_discredits_its_paths_passes_on_other_inputs(tmp_path):
+    # a (store/discredited.h): the fastest K-stacked program passed on an older draw and missed the tolerance
+    # when re-measured on today's; its K-stacked twin from the same older draw goes too, the sm80 program and
+    # a K-stacked one judged on today's draw stay: a's best is 2.0 ms (2x). b: a crash discredits only its program.
+    def on(native):
+        return json.dumps({"correctness_rules": 3, "correctness": {"trials": [
+            {"seed": 42, "distribution": "problem", "native_max_abs_err": [native]}]}})
+    old, today = on(0.0019), on(0.0018)
+    stacked = "sm90a tf32 k-stacked 3x a=row b=col {} c2x1x1 cooperative persistent"
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 4.0},
+                 [("a", "ok", 1.0, "fast", old, stacked.format("128x256x32")),
+                  ("a", "ok", 1.2, "twin", old, stacked.format("64x256x32")),
+                  ("a", "ok", 2.5, "sm80", old, "sm80 tf32x3 a=row b=row 128x64x16 multistage auto stages 3"),
+                  ("a", "ok", 2.0, "fresh", today, stacked.format("128x128x32")),
+                  ("b", "ok", 1.0, "crashed", old, stacked.format("128x256x32")),
+                  ("b", "ok", 2.0, "twin", old, stacked.format("64x256x32"))],
+                 [("a", "fast", "incorrect", 0.0, today), ("b", "crashed", "runtime_error", 0.0, today)])
+    d = suite_of(path, tmp_path / "suite.json")
+    rows = {p["problem"]: p for p in d["problems"]}
+    assert rows["a"]["best_ms"] == 2.0 and rows["b"]["best_ms"] == 2.0
