@@ -4,17 +4,17 @@
 #include <cmath>
 #include <cstdio>
 
+#include "support/printf_string.h"
+
 namespace ucutlass::report {
 
 std::string progress_line(const sched::ProblemState& p, const std::string& status, int budget, size_t name_width) {
-  char line[512];
   char best[32] = "best -", gap[32] = "";
   if (p.best_ms && p.eager_ms > 0) std::snprintf(best, sizeof best, "best %.2fx", p.eager_ms / *p.best_ms);
   else if (p.best_ms) std::snprintf(best, sizeof best, "best %.3g ms", *p.best_ms);
   if (p.best_ms && p.sol_ms > 0) std::snprintf(gap, sizeof gap, "  %.1fx SOL", *p.best_ms / p.sol_ms);
-  std::snprintf(line, sizeof line, "%-*s  %-22s %3d/%d attempts  %s%s", static_cast<int>(name_width), p.name.c_str(),
-                status.c_str(), p.attempts, budget, best, gap);
-  return line;
+  return printf_string("%-*s  %-22s %3d/%d attempts  %s%s", static_cast<int>(name_width), p.name.c_str(), status.c_str(),
+                       p.attempts, budget, best, gap);
 }
 
 int remaining_attempts(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy, int used) {

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstdio>
 #include <set>
 #include <sstream>
+
+#include "support/printf_string.h"
 
 namespace ucutlass::report {
 
@@ -122,21 +123,6 @@ SuiteSummary summarize(const std::vector<ProblemOutcome>& outcomes) {
 }
 
 namespace {
-
-// printf into a string of exactly the length it needs: the summary's lines grow as its counts do, and
-// fixed buffers cut them off silently (a 256-byte one lost the end of the ~330-character re-measured line).
-__attribute__((format(printf, 1, 2))) std::string printf_string(const char* format, ...) {
-  va_list args;
-  va_start(args, format);
-  va_list again;
-  va_copy(again, args);
-  const int length = std::vsnprintf(nullptr, 0, format, args);
-  va_end(args);
-  std::string text(length > 0 ? static_cast<size_t>(length) : 0, '\0');
-  if (length > 0) std::vsnprintf(text.data(), text.size() + 1, format, again);
-  va_end(again);
-  return text;
-}
 
 std::string speedup_line(const char* against, const SpeedupStats& st) {
   if (st.counted == 0)

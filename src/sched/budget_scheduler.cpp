@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "support/printf_string.h"
+
 namespace ucutlass::sched {
 
 namespace {
@@ -131,25 +133,19 @@ ReplaySummary replay(const std::vector<RecordedProblem>& recorded, const Policy&
 
 std::string replay_text(const ReplaySummary& s, const Policy& policy) {
   std::ostringstream o;
-  char line[256];
-  std::snprintf(line, sizeof line, "policy: epsilon %.0f %%, window %d, per-problem budget %d%s\n", policy.epsilon * 100,
-                policy.window, policy.per_problem_budget,
-                policy.total_budget > 0 ? (", suite budget " + std::to_string(policy.total_budget)).c_str() : "");
-  o << line;
+  o << printf_string("policy: epsilon %.0f %%, window %d, per-problem budget %d%s\n", policy.epsilon * 100, policy.window,
+                     policy.per_problem_budget,
+                     policy.total_budget > 0 ? (", suite budget " + std::to_string(policy.total_budget)).c_str() : "");
   // attempts/speedup: the policy's; fixed: the fixed budget's (the first --budget recorded attempts).
-  std::snprintf(line, sizeof line, "%-40s %8s %6s %8s %9s %9s  %s\n", "problem", "attempts", "fixed", "recorded", "speedup",
+  o << printf_string("%-40s %8s %6s %8s %9s %9s  %s\n", "problem", "attempts", "fixed", "recorded", "speedup",
                 "fixed", "stop");
-  o << line;
   for (const ReplayProblem& p : s.problems) {
-    std::snprintf(line, sizeof line, "%-40s %8d %6d %8d %8.2fx %8.2fx  %s\n", p.name.c_str(), p.attempts_used, p.attempts_fixed,
+    o << printf_string("%-40s %8d %6d %8d %8.2fx %8.2fx  %s\n", p.name.c_str(), p.attempts_used, p.attempts_fixed,
                   p.attempts_recorded, p.speedup_policy, p.speedup_fixed, stop_reason_name(p.reason).c_str());
-    o << line;
   }
-  std::snprintf(line, sizeof line,
-                "attempts %d of %d (%.0f %% saved); geomean speedup %.3fx vs %.3fx (%.1f %% kept); efficiency gain %.2fx\n",
+  o << printf_string("attempts %d of %d (%.0f %% saved); geomean speedup %.3fx vs %.3fx (%.1f %% kept); efficiency gain %.2fx\n",
                 s.attempts_policy, s.attempts_fixed, s.attempts_saved * 100, s.geomean_policy, s.geomean_fixed,
                 s.geomean_kept * 100, s.efficiency_gain);
-  o << line;
   return o.str();
 }
 

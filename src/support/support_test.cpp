@@ -7,11 +7,19 @@
 #include "support/diagnostic.h"
 #include "support/did_you_mean.h"
 #include "support/file_text.h"
+#include "support/printf_string.h"
 #include "support/sha256.h"
 #include "support/source_file.h"
 
 namespace ucutlass {
 namespace {
+
+TEST(PrintfString, TakesTheLengthItNeeds) {
+  EXPECT_EQ(printf_string("%-6s|%3d|%.2f", "ab", 7, 1.5), "ab    |  7|1.50");
+  const std::string name(1000, 'x');  // longer than any fixed line buffer the reports had
+  EXPECT_EQ(printf_string("%s end", name.c_str()), name + " end");
+  EXPECT_EQ(printf_string("%s", ""), "");
+}
 
 TEST(Sha256, KnownVectors) {
   EXPECT_EQ(sha256_hex(""), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
