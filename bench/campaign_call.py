@@ -18,6 +18,8 @@ device calls, half a then half b on the still-warm machine (the second skips the
 half b's folder back as it was packed), each collected on its own with its half's store alone. Each
 --and adds another campaign (a profile and its two stores) to the same carry: its calls follow on the
 warm machine, none unpacking again, so a session's device time is not spent starting a second machine.
+A half whose plan has neither a next round nor a re-measurement due is at the end of its budget: prepare
+says so, packs nothing of it and prints no call for it (the call would start, trace and stop).
 --first STEPS puts other bench/device_steps.sh steps (STEP:SECONDS) at the head of the first call, their
 seconds taken from its optimize step (the launch cache's A/B: --first overhead_ab:240).
 --fixed-budget N makes the positional campaign a fixed-budget one (each --and stays a campaign under the
@@ -140,8 +142,14 @@ def prepare_half(work, half, store, profile, fixed_budget=0):
     if rc != 0:
         print(f"campaign_call: --plan over half {half} of {store} failed, see {log}", file=sys.stderr)
         return None
-    print(f"half {half} of {store}: {out} (next round in {log})")
+    print(f"half {half} of {store}: {out} (its plan in {log})")
     return log
+
+
+def work_left(plan_text):
+    """Whether a plan (`optimize --plan`'s output) has anything for a device call: a next round of attempts
+    or a written solution's re-measurement. Neither: the half is at the end of its budget."""
+    return any(line.startswith(("next round (", "re-measured in the round (")) for line in plan_text.splitlines())
 
 
 def campaigns(a):
@@ -170,20 +178,35 @@ def prepare(a):
         return 2
     planned = []
     for profile, pair, fixed_budget in groups:
-        streams = []
+        streams, running = [], []
         for half, store in zip(HALVES, pair):
-            if prepare_half(work, half, store, profile, fixed_budget) is None:
+            log = prepare_half(work, half, store, profile, fixed_budget)
+            if log is None:
                 return 1
-            first = a.first if not planned and not streams else ""  # the first call's stream only
+            if not work_left(log.read_text()):
+                # A call would trace, find nothing to do and stop: a device start spent for nothing.
+                print(f"half {half} of {store}: at the end of its budget (its plan has no round and no re-measurement "
+                      "left): no call")
+                continue
+            first = a.first if not any(r for _, r, _ in planned) and not streams else ""  # the first call's stream only
             streams.append(stream(half, folder_name(store), profile, a.verify, first=first, fixed_budget=fixed_budget))
-        planned.append((streams, pair))
+            running.append(store)
+        planned.append((streams, running, pair))
+    to_carry = [s for _, running, _ in planned for s in running]
+    if not to_carry:
+        print("campaign_call: every half is at the end of its budget; nothing to carry")
+        return 0
     # NO_SRC: the device's copy of the working tree is the source (commit first); the tracked stores and a
     # packed copy of the tree together outgrew the device tool's 64 MiB (2026-12-01).
-    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in stores)], check=True,
+    subprocess.run([str(REPO / "bench" / "device_pack.sh"), *(str(work / folder_name(s)) for s in to_carry)], check=True,
                    env={**__import__("os").environ, "NO_SRC": "1"})
-    for i, (streams, pair) in enumerate(planned):
-        for line in device_commands(streams, pair, a.one_gpu, unpack=i == 0):
+    unpack = True
+    for streams, running, pair in planned:
+        if not streams:
+            continue
+        for line in device_commands(streams, running, a.one_gpu, unpack=unpack, pair=pair):
             print(line)
+        unpack = False
     return 0
 
 
@@ -191,22 +214,31 @@ UNPACK = 'eval "$(bench/device_unpack.sh)" && '
 RUN = "cd build/devtree && timeout 585 bench/device_parallel.sh $OUT "
 
 
-def device_commands(streams, stores, one_gpu=False, unpack=True):
+def device_commands(streams, stores, one_gpu=False, unpack=True, pair=None):
     """What to run on the device (carry build/devcarry) and how to collect it: both streams in one call of an
-    x2 machine, or (one_gpu) one call per half, the second on the warm machine without the unpack. A
-    campaign after the first in the same carry (unpack False) starts on the warm machine too."""
+    x2 machine, or (one_gpu, or one half left) one call per half, each after the first on the warm machine
+    without the unpack. A campaign after the first in the same carry (unpack False) starts on the warm machine
+    too. `stores`: the halves that run, in the streams' order; `pair`: both halves of the campaign (default
+    `stores`), the other one named in collect's --with."""
+    pair = pair or stores
     first = UNPACK + RUN if unpack else RUN
     warm = "" if unpack else " on the still-warm machine (no unpack: it would reset the folders run before)"
-    if not one_gpu:
+    if not one_gpu and len(streams) == 2:
         return [f"device command{warm} (kind nvidia-h200-x2, carry build/devcarry; one stream per GPU, fewer GPUs fewer streams):",
                 first + " ".join(streams),
                 f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} {stores[1]}"]
-    return [f"device call{warm} (kind nvidia-h200, carry build/devcarry), half a of {stores[0]}:",
-            first + streams[0],
-            f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} --with {stores[1]}",
-            f"device call on the still-warm machine (no unpack: it would reset the folders run before), half b of {stores[1]}:",
-            RUN + streams[1],
-            f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[1]} --with {stores[0]}"]
+    lines = []
+    for i, (one, store) in enumerate(zip(streams, stores)):
+        half = HALVES[pair.index(store)] if store in pair else HALVES[i]
+        others = [s for s in pair if s != store]
+        with_other = f" --with {others[0]}" if others else ""
+        if i == 0 and unpack:
+            lines += [f"device call (kind nvidia-h200, carry build/devcarry), half {half} of {store}:", first + one]
+        else:
+            lines += [f"device call on the still-warm machine (no unpack: it would reset the folders run before), "
+                      f"half {half} of {store}:", RUN + one]
+        lines.append(f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {store}{with_other}")
+    return lines
 
 
 def next_call(store):

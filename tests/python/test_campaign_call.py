@@ -89,3 +89,20 @@ def test_the_device_steps_split_the_round_variable_on_commas_as_the_flags():
     # split the stream itself (bench/device_parallel.sh splits a stream's words on spaces).
     steps = (Path(__file__).resolve().parents[2] / "bench" / "device_steps.sh").read_text()
     assert '$(commas_to_words "${OPTIMIZE_ROUND:---batch-problems=$jobs,--batch=2}")' in steps
+
+
+def test_a_plan_with_no_round_and_no_remeasurement_has_no_work_left():
+    assert campaign_call.work_left("resuming: 460 attempt(s)\nnext round (5 attempt(s) of 3 problem(s), most expected gain first):\n")
+    assert campaign_call.work_left("re-measured in the round (1 written solution(s) evaluated again, 1000 ms window):\n")
+    # Session 25's v0.1 half a: the plan resumes, prints the suite, and nothing else.
+    assert not campaign_call.work_left("resuming: 460 attempt(s) already in x (never repeated)\n36 problem(s), 36 solution(s) "
+                                       "written under x\nskipped GPU evaluation: --plan given (the next round printed, "
+                                       "nothing built or run)\n")
+
+
+def test_one_half_left_gets_the_first_call_with_the_unpack_and_the_other_half_as_with():
+    streams = [campaign_call.stream("b", "opt_b", "kernelbench-v0.1")]
+    lines = campaign_call.device_commands(streams, ["B.sqlite"], pair=["A.sqlite", "B.sqlite"])
+    assert lines[0].startswith("device call (kind nvidia-h200") and "half b of B.sqlite" in lines[0]
+    assert lines[1] == campaign_call.UNPACK + campaign_call.RUN + streams[0]
+    assert lines[2].endswith("collect RESULTS_TGZ B.sqlite --with A.sqlite") and len(lines) == 3
