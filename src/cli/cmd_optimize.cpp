@@ -728,7 +728,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     double attempt_wall_s = 0;
     size_t drawn = 0, name_width = 0;
     for (const Problem& p : problems) name_width = std::max(name_width, p.name.size());
-    auto eta = [&] { return report::eta_line(used ? attempt_wall_s / used : 0, report::remaining_attempts(states, policy, used)); };
+    auto eta = [&] {
+      return report::eta_line(used ? attempt_wall_s / used : 0, report::remaining_attempts(states, policy, used, true),
+                              report::remaining_attempts(states, policy, used));
+    };
     auto show = [&](int running) {
       std::vector<std::string> lines;
       for (size_t k = 0; k < problems.size(); ++k) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "sched/round_fill.h"
 #include "support/printf_string.h"
 
 namespace ucutlass::report {
@@ -17,11 +18,14 @@ std::string progress_line(const sched::ProblemState& p, const std::string& statu
                        p.attempts, budget, best, gap);
 }
 
-int remaining_attempts(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy, int used) {
+int remaining_attempts(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy, int used,
+                       bool unless_improved) {
   int left = 0;
   for (const sched::ProblemState& p : problems)
-    if (sched::stop_reason(p, policy) == sched::StopReason::none && !p.exhausted)
-      left += std::max(0, policy.per_problem_budget - p.attempts);
+    if (sched::stop_reason(p, policy) == sched::StopReason::none && !p.exhausted) {
+      const int budget_left = std::max(0, policy.per_problem_budget - p.attempts);
+      left += unless_improved ? std::min(budget_left, sched::window_room(p, policy)) : budget_left;
+    }
   if (policy.total_budget > 0) left = std::min(left, std::max(0, policy.total_budget - used));
   return left;
 }
@@ -36,12 +40,13 @@ std::string format_duration(double seconds) {
   return out;
 }
 
-std::string eta_line(double mean_attempt_s, int remaining) {
+std::string eta_line(double mean_attempt_s, int remaining, int at_most) {
   if (mean_attempt_s <= 0) return "ETA ?";
-  char out[128];
-  std::snprintf(out, sizeof out, "ETA %s (%d attempts left at %.1f s each)", format_duration(mean_attempt_s * remaining).c_str(),
-                remaining, mean_attempt_s);
-  return out;
+  const std::string eta = format_duration(mean_attempt_s * remaining);
+  if (at_most > remaining)
+    return printf_string("ETA %s (%d attempts left unless a problem improves, at most %d; %.1f s each)", eta.c_str(), remaining,
+                         at_most, mean_attempt_s);
+  return printf_string("ETA %s (%d attempts left at %.1f s each)", eta.c_str(), remaining, mean_attempt_s);
 }
 
 std::string redraw(const std::vector<std::string>& lines, size_t previous) {

@@ -35,6 +35,19 @@ TEST(Progress, RemainingAttempts) {
   EXPECT_EQ(remaining_attempts(ps, pol, 9), 0);
 }
 
+TEST(Progress, RemainingAttemptsUnlessAProblemImproves) {
+  sched::Policy pol;
+  pol.per_problem_budget = 40;
+  pol.window = 12;
+  pol.epsilon = 0.25;
+  // a beats PyTorch, 9 attempts since its best: 3 before its window stops it; b does not beat PyTorch yet:
+  // the window does not stop it, its budget left counts (35).
+  std::vector<sched::ProblemState> ps = {state("a", 1, 10, 5, 20), state("b", 1, 1, 5, 5)};
+  ps[0].since_improvement = 9;
+  EXPECT_EQ(remaining_attempts(ps, pol, 0), 20 + 35);
+  EXPECT_EQ(remaining_attempts(ps, pol, 0, true), 3 + 35);
+}
+
 TEST(Progress, DurationsAndEta) {
   struct Row {
     double s;
@@ -44,6 +57,8 @@ TEST(Progress, DurationsAndEta) {
     EXPECT_EQ(format_duration(r.s), r.want) << r.s;
   EXPECT_EQ(eta_line(5, 37), "ETA 3m05s (37 attempts left at 5.0 s each)");
   EXPECT_EQ(eta_line(0, 37), "ETA ?");
+  EXPECT_EQ(eta_line(5, 37, 120), "ETA 3m05s (37 attempts left unless a problem improves, at most 120; 5.0 s each)");
+  EXPECT_EQ(eta_line(5, 37, 37), "ETA 3m05s (37 attempts left at 5.0 s each)");
 }
 
 TEST(Progress, RedrawMovesUpAndClears) {
