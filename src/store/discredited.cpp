@@ -66,7 +66,9 @@ std::string trial_inputs_key(const std::string& result_json) {
   nlohmann::json key = nlohmann::json::array();
   for (const nlohmann::json& t : r[at]) {
     if (!t.is_object() || !t.contains("native_max_abs_err")) return "";
-    key.push_back({t.value("seed", -1), t.value("distribution", ""), t["native_max_abs_err"]});
+    // As stored, whatever their types (value() would throw on a seed that is not a number).
+    key.push_back({t.contains("seed") ? t["seed"] : nlohmann::json(), t.contains("distribution") ? t["distribution"] : nlohmann::json(),
+                   t["native_max_abs_err"]});
   }
   return key.dump();
 }

@@ -50,6 +50,8 @@ TEST(TrialInputsKey, EqualForEqualDrawsEmptyWithoutNativeErrors) {
   EXPECT_NE(trial_inputs_key(result_on(0.0018)), trial_inputs_key(result_on(0.0019)));
   EXPECT_EQ(trial_inputs_key(R"({"correctness": {"trials": [{"seed": 42, "atol": [0.001]}]}})"), "");
   EXPECT_EQ(trial_inputs_key("not json"), "");
+  // Odd field types are read as stored, never thrown on.
+  EXPECT_NE(trial_inputs_key(R"({"correctness": {"trials": [{"seed": "42", "distribution": 3, "native_max_abs_err": [1]}]}})"), "");
 }
 
 TEST(Discredited, AToleranceMissTakesTheSamePathJudgedOnOtherInputs) {
