@@ -229,7 +229,7 @@ def device_commands(streams, stores, one_gpu=False, unpack=True, pair=None):
                 f"then: python3 bench/campaign_call.py collect RESULTS_TGZ {stores[0]} {stores[1]}"]
     lines = []
     for i, (one, store) in enumerate(zip(streams, stores)):
-        half = HALVES[pair.index(store)] if store in pair else HALVES[i]
+        half = HALVES[pair.index(store)]
         others = [s for s in pair if s != store]
         with_other = f" --with {others[0]}" if others else ""
         if i == 0 and unpack:

@@ -401,8 +401,10 @@ std::optional<std::vector<size_t>> shorter_chain_pick(const Problem& p, const st
 // A written solution whose re-measurement failed is taken back: the next fastest verified program that
 // has not failed one is written instead (and re-measured in turn, sched/remeasure_queue.h), or, where
 // none is left, modelnew.py and kernel.dsl are removed: a solution the harness failed is never left
-// written. Returns what was done, for the log.
-std::string demote_written(Problem& p, const store::RunStore& store, const std::string& cutlass_dir) {
+// written. `rows`: the problem's recorded attempts; `discredited`: the programs that are no verified result
+// (store/discredited.h). Returns what was done, for the log.
+std::string demote_written(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks,
+                           const std::set<std::string>& discredited, const std::string& cutlass_dir) {
   std::error_code ec;
   fs::remove(p.dir / "modelnew.py", ec);
   fs::remove(p.dir / "kernel.dsl", ec);
@@ -410,8 +412,7 @@ std::string demote_written(Problem& p, const store::RunStore& store, const std::
   p.written_hash.clear();
   p.written_modelnew.clear();
   p.written_built_here = false;
-  const std::vector<store::AttemptRow> rows = store.attempts(p.name);
-  adopt_recorded_best(p, rows, recorded_picks(p, rows), cutlass_dir, store::discredited_programs(store, p.name).programs);
+  adopt_recorded_best(p, rows, picks, cutlass_dir, discredited);
   if (!p.written_hash.empty()) {
     std::ostringstream o;
     o << "written now: program " << p.written_hash << " (" << *p.written_ms << " ms as an attempt), re-measured in turn";
@@ -1077,20 +1078,20 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
                     << c.verdict << " " << c.time_ms << " ms; " << m.attempt_ms << " ms as an attempt\n";
         if (c.verdict != "ok") {
           // The failure discredits the program, and a tolerance miss its path's passes on other inputs
-          // (store/discredited.h): none is a correct measurement for the refinement any more.
+          // (store/discredited.h): none is a correct measurement for the refinement any more, and a
+          // written solution among them is taken back.
           Problem& p = problems[m.problem];
           const store::Discredited d = store::discredited_programs(*store, p.name);
           const std::vector<store::AttemptRow> rows = store->attempts(p.name);
           const std::vector<RecordedPick> picks = recorded_picks(p, rows);
           for (size_t k = 0; k < rows.size(); ++k)
             if (picks[k] && d.programs.count(rows[k].hash)) discredit_measured(p, *picks[k], d.inaccurate.count(rows[k].hash) > 0);
-        }
-        if (c.verdict != "ok" && store::discredited_programs(*store, problems[m.problem].name).programs.count(problems[m.problem].written_hash)) {
-          Problem& p = problems[m.problem];
-          const std::string note = demote_written(p, *store, tc.cutlass_dir);
-          states[m.problem].stale_best = p.remeasure.has_value();
-          states[m.problem].best_ms = p.written_ms;  // the scheduler's best is the written one's, or none
-          std::cerr << p.name << ": program " << m.hash << " failed its re-measurement (" << c.verdict << "); " << note << "\n";
+          if (d.programs.count(p.written_hash)) {
+            const std::string note = demote_written(p, rows, picks, d.programs, tc.cutlass_dir);
+            states[m.problem].stale_best = p.remeasure.has_value();
+            states[m.problem].best_ms = p.written_ms;  // the scheduler's best is the written one's, or none
+            std::cerr << p.name << ": program " << m.hash << " failed its re-measurement (" << c.verdict << "); " << note << "\n";
+          }
         }
       }
       if (deadline_hit) {

@@ -302,11 +302,4 @@ std::vector<ConfirmationRow> RunStore::confirmations(const std::string& problem)
   return out;
 }
 
-std::set<std::string> RunStore::failed_remeasures(const std::string& problem) const {
-  std::set<std::string> out;
-  for (const ConfirmationRow& c : confirmations(problem))
-    if (c.verdict != "ok") out.insert(c.hash);
-  return out;
-}
-
 }  // namespace ucutlass::store

@@ -13,7 +13,6 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -110,8 +109,6 @@ class RunStore {
   // (c.id and c.result_json are set to the stored row's); false if there is no such row.
   bool replace_confirmation(ConfirmationRow& c);
   std::vector<ConfirmationRow> confirmations(const std::string& problem = "") const;
-  // The program hashes of `problem` whose re-measurement failed: no solution to write or count.
-  std::set<std::string> failed_remeasures(const std::string& problem) const;
 
   const std::string& last_error() const { return error_; }
 
