@@ -11,7 +11,9 @@ prepare: copies each store (its WAL checkpointed first) into DIR/opt_<name>/camp
 <name> is the store's file name, and runs `ucutlass optimize --plan` over that half of the suite
 (bench/sets/suite-half-{a,b}.txt) with the device call's round options, here on the CPU: the folder
 then holds every problem's trace (the device traces nothing, about a minute saved per call) and the
-log shows the round the call will start with. Then bench/device_pack.sh packs both folders, and the
+log shows the round the call will start with; the device-built extensions collect kept for written
+solutions still owed a re-measurement go into each folder's device_extensions (bench/written_extensions.py).
+Then bench/device_pack.sh packs both folders, and the
 device command to run is printed; with --verify SECS each GPU's stream ends with the verify step
 (every written ModelNew evaluated again) for SECS of its 570. With --one-gpu (an x1 machine) it prints two
 device calls, half a then half b on the still-warm machine (the second skips the unpack, which would put
@@ -32,7 +34,9 @@ problems' attempt orders, which the stopping rule does not change, only cuts).
 collect: unpacks the call's results.tgz, checkpoints each returned store (gpu0's for the first store
 given, gpu1's for the second) and copies it over the store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
 last) and the stream's result JSONs (campaign-state, and those of --first steps) into bench/results/, and writes the suite figure of both stores
-(bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-call<N>.json.
+(bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-call<N>.json. A stream's
+written_extensions.tar.xz (the written solutions' extensions the call built, still owed a
+re-measurement) is kept under build/devcache/<folder> for the next prepare.
 
 Stores are given half a first; the GPU streams of the call are in that order (gpu0 = half a).
 """
@@ -47,6 +51,8 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+
+import written_extensions
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 HALVES = ("a", "b")
@@ -85,6 +91,11 @@ def inherited(out):
 
 def folder_name(store):
     return "opt_" + re.sub(r"[^A-Za-z0-9]+", "_", pathlib.Path(store).stem)
+
+
+def devcache(store):
+    """Where the device-built extensions of a store's written solutions are kept here (git-ignored)."""
+    return REPO / "build" / "devcache" / folder_name(store)
 
 
 def half_problems(half):
@@ -142,7 +153,9 @@ def prepare_half(work, half, store, profile, fixed_budget=0):
     if rc != 0:
         print(f"campaign_call: --plan over half {half} of {store} failed, see {log}", file=sys.stderr)
         return None
-    print(f"half {half} of {store}: {out} (its plan in {log})")
+    staged = written_extensions.stage(devcache(store), out / "campaign.sqlite", out, out / "device_extensions")
+    print(f"half {half} of {store}: {out} (its plan in {log}; {len(staged)} written solution(s) owed a re-measurement "
+          "carry their device-built extensions)")
     return log
 
 
@@ -273,6 +286,9 @@ def collect(a):
             for side in (".sqlite-wal", ".sqlite-shm"):
                 store.with_name(store.stem + side).unlink(missing_ok=True)
             shutil.copy(gpu / "optimize.log", store.with_name(f"{store.stem}-call{call}.log"))
+            if (gpu / "written_extensions.tar.xz").exists():
+                kept = written_extensions.keep(gpu / "written_extensions.tar.xz", devcache(store), store, returned.parent)
+                print(f"{store}: {len(kept)} written solution(s)' device-built extensions kept in {devcache(store)}")
             # The stream's result records: campaign-state-*, and those of steps before the campaign
             # (--first), such as launch-overhead-ab-*.
             for record in gpu.glob("*.json"):
