@@ -154,8 +154,8 @@ def prepare_half(work, half, store, profile, fixed_budget=0):
         print(f"campaign_call: --plan over half {half} of {store} failed, see {log}", file=sys.stderr)
         return None
     staged = written_extensions.stage(devcache(store), out / "campaign.sqlite", out, out / "device_extensions")
-    print(f"half {half} of {store}: {out} (its plan in {log}; {len(staged)} written solution(s) owed a re-measurement "
-          "carry their device-built extensions)")
+    print(f"half {half} of {store}: {out} (its plan in {log}; the device-built extensions of {len(staged)} written "
+          "solution(s) owed a re-measurement staged)")
     return log
 
 

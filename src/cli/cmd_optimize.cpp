@@ -309,6 +309,15 @@ void write_solution(Problem& p, const solution::SolutionFiles& files, double ms,
   p.written_built_here = built_here;
 }
 
+// The written program's re-measurement, where the store holds one, says it is no faster than eager
+// timed beside it (sched::ProblemState::remeasured_not_faster).
+bool written_remeasured_not_faster(const store::RunStore& store, const Problem& p) {
+  if (p.written_hash.empty()) return false;
+  for (const store::ConfirmationRow& c : store.confirmations(p.name))
+    if (c.hash == p.written_hash) return report::remeasured_not_faster(c);
+  return false;
+}
+
 // A resume's written solution: the fastest verified recorded attempt whose program today's code
 // still writes for its configs (same hash) goes to modelnew.py and kernel.dsl, not the ranking's
 // first pick; a program in `failed` (its re-measurement failed) is passed over. A faster recorded
@@ -710,6 +719,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         fold_recorded_attempts(problems[i], recorded, picks, discredited);
         states[i].stale_best = adopt_recorded_best(problems[i], recorded, picks, tc.cutlass_dir, failed);
         if (states[i].stale_best) ++stale_bests;
+        states[i].remeasured_not_faster = written_remeasured_not_faster(*store, problems[i]);
         if (!states[i].stale_best) {
           problems[i].lead = untried_lead_pick(problems[i], recorded, picks);
           if (!problems[i].lead) problems[i].lead = shorter_chain_pick(problems[i], recorded, picks);
@@ -1057,7 +1067,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         else
           std::cerr << p.name << " attempt " << row.seq << ": " << row.verdict << " " << row.time_ms << " ms (" << row.config << ")"
                     << (q.recovered.is_null() ? "" : ", evaluated before a kill, recorded now") << "; " << eta() << "\n";
-        if (correct && (!p.written_ms || row.time_ms < *p.written_ms)) write_solution(p, q.files, row.time_ms, true);
+        if (correct && (!p.written_ms || row.time_ms < *p.written_ms)) {
+          write_solution(p, q.files, row.time_ms, true);
+          states[i].remeasured_not_faster = false;  // a new program, not re-measured yet
+        }
       }
       for (size_t j = 0; j < remeasures.size(); ++j) {
         const Remeasure& m = remeasures[j];
@@ -1093,6 +1106,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
             std::cerr << p.name << ": program " << m.hash << " failed its re-measurement (" << c.verdict << "); " << note << "\n";
           }
         }
+        // Whatever is written now (this program, or the one a failure put in its place), judged by its own
+        // re-measurement where it has one.
+        states[m.problem].remeasured_not_faster = written_remeasured_not_faster(*store, problems[m.problem]);
       }
       if (deadline_hit) {
         skipped_steps.push_back("further attempts: --wall-budget spent (the last round's unstarted ones are left for a resume)");

@@ -11,16 +11,16 @@
 
 namespace ucutlass::report {
 
-namespace {
-
-// Eager's time in the re-measurement's own result (the optimizer times it beside each one); 0 when not.
 double eager_beside_ms(const store::ConfirmationRow& c) {
   const nlohmann::json r = nlohmann::json::parse(c.result_json, nullptr, false);
   const nlohmann::json::json_pointer at("/timing/eager/median_ms");
   return r.is_object() && r.contains(at) && r[at].is_number() ? r[at].get<double>() : 0;
 }
 
-}  // namespace
+bool remeasured_not_faster(const store::ConfirmationRow& c) {
+  const double eager = eager_beside_ms(c);
+  return c.verdict == "ok" && c.time_ms > 0 && eager > 0 && c.time_ms >= eager;
+}
 
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns) {
   std::vector<ProblemOutcome> out;

@@ -26,4 +26,11 @@ enum class Reruns {
 
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns = Reruns::each_counts);
 
+// Eager's time in a re-measurement's own result (the optimizer times it beside each one); 0 when not.
+double eager_beside_ms(const store::ConfirmationRow& c);
+
+// A re-measurement that passed with eager timed beside it and was no faster than eager: what a user
+// running the solution sees is no win, whatever its attempt measured.
+bool remeasured_not_faster(const store::ConfirmationRow& c);
+
 }  // namespace ucutlass::report

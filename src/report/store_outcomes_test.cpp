@@ -111,6 +111,21 @@ TEST(StoreOutcomes, AReMeasurementWithEagerTimedBesideItIsARatioOfThatRun) {
   std::filesystem::remove(path);
 }
 
+// Whether what a user running the solution sees is a win: only a passed re-measurement with eager
+// timed beside it can say no (level2/025 on 2026-12-03: 0.631 ms beside eager's 0.626 ms).
+TEST(StoreOutcomes, AReMeasurementNoFasterThanEagerBesideItIsNoWin) {
+  auto row = [](const char* verdict, double ms, const char* json) {
+    return store::ConfirmationRow{0, "p", "h", verdict, ms, 1000, json, 1};
+  };
+  const char* eager = R"({"timing": {"eager": {"median_ms": 0.626}}})";
+  EXPECT_TRUE(remeasured_not_faster(row("ok", 0.631, eager)));
+  EXPECT_TRUE(remeasured_not_faster(row("ok", 0.626, eager)));  // a tie is no win
+  EXPECT_FALSE(remeasured_not_faster(row("ok", 0.620, eager)));
+  EXPECT_FALSE(remeasured_not_faster(row("ok", 0.631, "{}")));  // no eager beside: the store's judges
+  EXPECT_FALSE(remeasured_not_faster(row("incorrect", 0, eager)));  // a failure is handled as one
+  EXPECT_DOUBLE_EQ(eager_beside_ms(row("ok", 0.631, eager)), 0.626);
+}
+
 TEST(StoreOutcomes, AProgramThatFailedItsReMeasurementIsNotTheBest) {
   std::string path;
   auto s = fresh_store("failed_", &path);

@@ -61,8 +61,13 @@ struct ProblemState {
   // not this one, so it does not stop the problem before that attempt. Also set for the best's twin with a
   // shorter fused chain where no attempt fused less (map::KernelConfig::fuse_steps). Never set in replay.
   bool untried_lead = false;
+  // The written best's re-measurement, eager timed beside it on the same inputs, was no faster than
+  // eager (report::remeasured_not_faster): its attempt's lead over eager was a draw that did not hold
+  // (session 26: kernelbench level2/025, 1.35x as an attempt, 0.99x re-measured). It does not beat
+  // PyTorch, so the window does not stop it; the budget still bounds it. Never set in replay.
+  bool remeasured_not_faster = false;
 
-  bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms; }
+  bool beats_pytorch() const { return best_ms && eager_ms > 0 && *best_ms < eager_ms && !remeasured_not_faster; }
   double speedup() const { return best_ms && eager_ms > 0 ? eager_ms / *best_ms : 0; }
 };
 

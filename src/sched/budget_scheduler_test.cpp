@@ -40,6 +40,25 @@ TEST(StopReason, Table) {
   for (const Row& r : rows) EXPECT_EQ(stop_reason_name(stop_reason(r.p, pol)), stop_reason_name(r.want));
 }
 
+// A best whose re-measurement was no faster than eager beside it does not beat PyTorch: neither the
+// window nor the SOL margin stops it, the budget does.
+TEST(StopReason, ABestReMeasuredNoFasterThanEagerIsNoWinAndKeepsSearching) {
+  Policy pol;
+  pol.epsilon = 0.25;
+  pol.window = 4;
+  pol.per_problem_budget = 10;
+  ProblemState p = state(1.0, 2.0, 1.5, 6, 4);
+  ProblemState near = state(1.0, 2.0, 1.2, 3, 4);
+  ASSERT_EQ(stop_reason(p, pol), StopReason::no_improvement);
+  ASSERT_EQ(stop_reason(near, pol), StopReason::near_sol);
+  p.remeasured_not_faster = near.remeasured_not_faster = true;
+  EXPECT_FALSE(p.beats_pytorch());
+  EXPECT_EQ(stop_reason(p, pol), StopReason::none);
+  EXPECT_EQ(stop_reason(near, pol), StopReason::none);
+  p.attempts = 10;
+  EXPECT_EQ(stop_reason(p, pol), StopReason::budget);
+}
+
 // A new mapping (kernels with no correct recorded attempt) or an untried lead path (the ranking's
 // lead runs a path no recorded attempt ran) keeps a problem whose window is spent open; the other
 // rules still stop it.
