@@ -56,7 +56,7 @@ import written_extensions
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 HALVES = ("a", "b")
-ROUND = ["--batch-problems", "15", "--batch", "2"]  # bench/device_steps.sh's round at 15 build jobs per GPU
+ROUND = ["--batch", "2"]  # bench/device_steps.sh's round: --batch-problems and -j are the build slots (below)
 # A fixed-budget call's round: every problem of a half (36 at most) x 3 attempts, about 100 builds, as many as
 # a call's 16 cores finish before its wall budget (session 21: 70 builds in two rounds of 16 x 2, each
 # round's last 72-90 s with the cores idle, waiting on its last evaluations). Without a stopping rule the
@@ -128,7 +128,23 @@ def stream(half, folder, profile, verify_s=0, total_s=570, first="", fixed_budge
             f'{round_var}OPTIMIZE_FLAGS={flags} {steps}"')
 
 
-def prepare_half(work, half, store, profile, fixed_budget=0):
+def device_slots(one_gpu):
+    """Build slots of one GPU's stream on the device: bench/device_parallel.sh's share, (nproc - 2) / streams,
+    of an x1 machine's 16 cores or an x2's 32. The plan is made with as many (-j), since the round it prints
+    depends on them: with few problems open each takes a share of the slots (sched/round_fill.h); with the
+    default 2 the plan showed v0.1 half b a round of 5 attempts where the device ran 9 (session 26)."""
+    return 14 if one_gpu else 15
+
+
+def plan_round(fixed_budget, one_gpu):
+    """The round options of the device call, for the plan made here."""
+    slots = str(device_slots(one_gpu))
+    if fixed_budget:
+        return FIXED_ROUND + fixed_flags(fixed_budget) + ["-j", slots]
+    return ["--batch-problems", slots, *ROUND, "-j", slots]
+
+
+def prepare_half(work, half, store, profile, fixed_budget=0, one_gpu=False):
     """DIR/opt_<name> with the store's copy and its half's problems, planned here; the plan's log, or None."""
     checkpoint(store)
     out = work / folder_name(store)
@@ -148,7 +164,7 @@ def prepare_half(work, half, store, profile, fixed_budget=0):
     with open(log, "w") as f:
         rc = subprocess.run([str(REPO / "build" / "ucutlass"), "optimize", str(probs), "-o", str(out),
                              f"--profile={profile}", "--baselines", str(REPO / "bench/results/baselines-h200.json"),
-                             *(FIXED_ROUND + fixed_flags(fixed_budget) if fixed_budget else ROUND), "--plan"],
+                             *plan_round(fixed_budget, one_gpu), "--plan"],
                             stdout=f, stderr=subprocess.STDOUT).returncode
     if rc != 0:
         print(f"campaign_call: --plan over half {half} of {store} failed, see {log}", file=sys.stderr)
@@ -193,7 +209,7 @@ def prepare(a):
     for profile, pair, fixed_budget in groups:
         streams, running = [], []
         for half, store in zip(HALVES, pair):
-            log = prepare_half(work, half, store, profile, fixed_budget)
+            log = prepare_half(work, half, store, profile, fixed_budget, a.one_gpu)
             if log is None:
                 return 1
             if not work_left(log.read_text()):

@@ -106,3 +106,11 @@ def test_one_half_left_gets_the_first_call_with_the_unpack_and_the_other_half_as
     assert lines[0].startswith("device call (kind nvidia-h200") and "half b of B.sqlite" in lines[0]
     assert lines[1] == campaign_call.UNPACK + campaign_call.RUN + streams[0]
     assert lines[2].endswith("collect RESULTS_TGZ B.sqlite --with A.sqlite") and len(lines) == 3
+
+
+def test_the_plan_is_made_with_the_device_streams_build_slots():
+    # The round fill (sched/round_fill.h) depends on the slots: the plan must have the device's.
+    assert campaign_call.plan_round(0, one_gpu=True) == ["--batch-problems", "14", "--batch", "2", "-j", "14"]
+    assert campaign_call.plan_round(0, one_gpu=False) == ["--batch-problems", "15", "--batch", "2", "-j", "15"]
+    fixed = campaign_call.plan_round(16, one_gpu=True)
+    assert fixed[:2] == campaign_call.FIXED_ROUND and fixed[-2:] == ["-j", "14"] and "--budget=16" in fixed
