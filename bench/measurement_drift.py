@@ -13,7 +13,11 @@ earlier time (STORE_B / STORE_A, or verify / store), per pair and as a geometric
 --remeasured sets the store's attempts beside its own re-measurements of the written solutions
 (`ucutlass optimize` records them in the store's confirmations table, timed in the harness's window),
 with the summary split by whether builds were running beside the re-measurement (its result's
-concurrent_builds: 0 is an idle host, as every re-measurement since session 19 waits for the builds).
+concurrent_builds: 0 is an idle host, as every re-measurement since session 19 waits for the builds),
+and, where both results timed the kernels alone (timing.kernel_only_candidate, the profiler's kernel time
+per call), into the kernels' ratio and the ratio of the rest of the window (the time outside kernels:
+launches, host code, gaps). Session 26's kernelbench re-measurements: kernels within 1-3 % of their
+attempts, the rest of the window 1.5-6x, so it is the host side that moved.
 Writes bench/results/measurement-drift-<stamp>.json with provenance.
 """
 import argparse
@@ -58,6 +62,45 @@ def remeasured_times(store):
         except (ValueError, AttributeError):
             builds[(p, h)] = None
     return {(p, h): t for p, h, t, _ in rows}, builds
+
+
+def kernel_ms(result_text):
+    """The kernels' own time per call in a harness result (timing.kernel_only_candidate), or None."""
+    try:
+        k = ((json.loads(result_text).get("timing") or {}).get("kernel_only_candidate") or {}).get("kernel_ms_per_call")
+    except (ValueError, AttributeError, TypeError):
+        return None
+    return k if isinstance(k, (int, float)) and k > 0 else None
+
+
+def kernel_times(store, table):
+    """{(problem, hash): kernel ms per call} of a table's passing rows (attempts or confirmations) whose result
+    timed the kernels alone; {} for a store whose table has no result_json."""
+    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    try:
+        rows = con.execute(f"SELECT problem, hash, result_json FROM {table} WHERE verdict = 'ok' AND time_ms > 0").fetchall()
+    except sqlite3.OperationalError:
+        rows = []
+    con.close()
+    return {(p, h): k for p, h, text in rows if (k := kernel_ms(text)) is not None}
+
+
+def split_kernels(pairs, first_kernel, second_kernel):
+    """Adds each pair's kernel times and outside-kernel times where both results have them; returns the
+    summaries of the kernels' ratios and of the outside-kernel ratios."""
+    kernels, outside = [], []
+    for x in pairs:
+        key = (x["problem"], x["hash"])
+        if key not in first_kernel or key not in second_kernel:
+            continue
+        x["first_kernel_ms"], x["second_kernel_ms"] = first_kernel[key], second_kernel[key]
+        x["kernel_ratio"] = second_kernel[key] / first_kernel[key]
+        kernels.append(x["kernel_ratio"])
+        rest_1, rest_2 = x["first_ms"] - first_kernel[key], x["second_ms"] - second_kernel[key]
+        if rest_1 > 0 and rest_2 > 0:
+            x["outside_kernels_ratio"] = rest_2 / rest_1
+            outside.append(x["outside_kernels_ratio"])
+    return summarize(kernels), summarize(outside)
 
 
 def drift(first, second):
@@ -106,6 +149,8 @@ def main(argv):
             x["concurrent_builds"] = builds.get((x["problem"], x["hash"]))
         summary["idle_host"] = summarize([x["ratio"] for x in pairs if x["concurrent_builds"] == 0])
         summary["beside_builds"] = summarize([x["ratio"] for x in pairs if (x["concurrent_builds"] or 0) > 0])
+        summary["kernels"], summary["outside_kernels"] = split_kernels(
+            pairs, kernel_times(a.stores[0], "attempts"), kernel_times(a.stores[0], "confirmations"))
     doc = {"bench": "measurement-drift", "date": started.isoformat(), **provenance.command(),
            "git": provenance.git_state(), "first": a.stores[0],
            "second": a.verify or (a.stores[0] + " (re-measured)" if a.remeasured else a.stores[1]),
@@ -115,7 +160,9 @@ def main(argv):
         print("no program measured correct in both")
     else:
         print(f"{summary['pairs']} program(s) measured in both: {line(summary)}")
-        for key, what in (("idle_host", "re-measured on an idle host"), ("beside_builds", "re-measured beside builds")):
+        for key, what in (("idle_host", "re-measured on an idle host"), ("beside_builds", "re-measured beside builds"),
+                          ("kernels", "with the kernels timed alone in both, the kernels"),
+                          ("outside_kernels", "the rest of the window (outside the kernels)")):
             if summary.get(key, {}).get("pairs"):
                 print(f"  {summary[key]['pairs']} {what}: {line(summary[key])}")
     return 0

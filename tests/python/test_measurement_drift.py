@@ -78,3 +78,28 @@ def test_a_stores_attempts_beside_its_own_remeasurements(tmp_path):
     assert doc["summary"]["idle_host"]["geomean_ratio"] == pytest.approx(1.1)
     assert doc["summary"]["beside_builds"]["geomean_ratio"] == pytest.approx(1.3)
     assert run(a, str(tmp_path / "b.sqlite"), "--remeasured").returncode == 2
+
+
+def test_the_kernels_and_the_rest_of_the_window_are_split_where_both_results_timed_the_kernels(tmp_path):
+    path = tmp_path / "s.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE attempts (problem TEXT, hash TEXT, time_ms REAL, verdict TEXT, result_json TEXT)")
+    db.execute("CREATE TABLE confirmations (problem TEXT, hash TEXT, verdict TEXT, time_ms REAL, result_json TEXT)")
+    kernel = lambda ms: json.dumps({"timing": {"kernel_only_candidate": {"kernel_ms_per_call": ms}}, "concurrent_builds": 0})
+    # p: kernels 0.38 ms both times, the window 0.406 -> 0.631 ms (level2/025 on 2026-12-03); q: no kernel timing.
+    db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?, ?)",
+                   [("p", "h1", 0.406, "ok", kernel(0.38)), ("q", "h2", 1.0, "ok", "{}")])
+    db.executemany("INSERT INTO confirmations VALUES (?, ?, ?, ?, ?)",
+                   [("p", "h1", "ok", 0.631, kernel(0.38)), ("q", "h2", "ok", 1.1, kernel(0.9))])
+    db.commit()
+    db.close()
+    out = tmp_path / "drift.json"
+    r = run(str(path), "--remeasured", "--out", str(out))
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(out.read_text())
+    p, q = doc["pairs"]
+    assert p["kernel_ratio"] == pytest.approx(1.0)
+    assert p["outside_kernels_ratio"] == pytest.approx((0.631 - 0.38) / (0.406 - 0.38))
+    assert "kernel_ratio" not in q
+    assert doc["summary"]["kernels"]["pairs"] == 1 and doc["summary"]["outside_kernels"]["pairs"] == 1
+    assert "the rest of the window (outside the kernels)" in r.stdout
