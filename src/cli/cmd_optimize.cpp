@@ -40,6 +40,7 @@
 #include "sched/remeasure_queue.h"
 #include "sched/round_fill.h"
 #include "sched/round_start.h"
+#include "store/config_kernels.h"
 #include "store/discredited.h"
 #include "store/superseded.h"
 #include "search/config_space.h"
@@ -255,16 +256,14 @@ std::vector<RecordedPick> recorded_picks(const Problem& p, const std::vector<sto
     for (size_t i = 0; i < p.candidates[g].size(); ++i) index[g].emplace(p.candidates[g][i].config.summary(), i);
   std::vector<RecordedPick> picks;
   for (const store::AttemptRow& r : rows) {
+    const std::vector<std::string> kernels = store::config_kernels(r.config);
     std::vector<size_t> pick;
-    size_t from = 0;
-    for (size_t g = 0; g < index.size() && from <= r.config.size(); ++g) {
-      const size_t end = std::min(r.config.find("; ", from), r.config.size());
-      auto it = index[g].find(r.config.substr(from, end - from));
+    for (size_t g = 0; g < index.size() && kernels.size() == index.size(); ++g) {
+      auto it = index[g].find(kernels[g]);
       if (it == index[g].end()) break;
       pick.push_back(it->second);
-      from = end + 2;
     }
-    const bool whole = pick.size() == index.size() && !pick.empty() && from >= r.config.size();
+    const bool whole = pick.size() == index.size() && !pick.empty();
     picks.push_back(whole ? RecordedPick(std::move(pick)) : std::nullopt);
   }
   return picks;
@@ -768,9 +767,9 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       nlohmann::json recovered;  // the result of an evaluation a killed run finished but never recorded
     };
     auto attempt_meta = [&](const Problem& p, const Pending& q) {
-      AttemptMeta m{p.name, q.files.hash, q.files.dsl, "", pick_estimate_ms(p, q.pick)};
-      for (const auto& c : q.configs) m.config += (m.config.empty() ? "" : "; ") + c.summary();
-      return m;
+      std::vector<std::string> kernels;
+      for (const auto& c : q.configs) kernels.push_back(c.summary());
+      return AttemptMeta{p.name, q.files.hash, q.files.dsl, store::config_text(kernels), pick_estimate_ms(p, q.pick)};
     };
     // Evaluations finished by a run that was killed before it recorded them (exec/unrecorded_evaluations.h),
     // keyed by the solution file (two problems can share a program hash). Each is recorded, not repeated,

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/correctness_rules.h"
+#include "store/config_kernels.h"
 
 namespace ucutlass::store {
 
@@ -50,13 +51,9 @@ std::string kernel_path(const std::string& summary) {
 }  // namespace
 
 std::string math_path(const std::string& config) {
-  std::string out;
-  for (size_t from = 0; from <= config.size();) {
-    const size_t end = std::min(config.find("; ", from), config.size());
-    out += (out.empty() ? "" : "; ") + kernel_path(config.substr(from, end - from));
-    from = end + 2;
-  }
-  return out;
+  std::vector<std::string> paths = config_kernels(config);
+  for (std::string& k : paths) k = kernel_path(k);
+  return config_text(paths);
 }
 
 std::string trial_inputs_key(const std::string& result_json) {
