@@ -47,7 +47,8 @@ def verify_times(path):
 
 def remeasured_times(store):
     """{(problem, hash): time_ms} of the store's passing re-measurements (none in a store from before them),
-    and {(problem, hash): builds running beside it} (None where the result does not say)."""
+    {(problem, hash): builds running beside it} (None where the result does not say) and {(problem, hash):
+    kernel ms per call} where the result timed the kernels alone, each result read once."""
     con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
         rows = con.execute("SELECT problem, hash, time_ms, result_json FROM confirmations "
@@ -55,34 +56,40 @@ def remeasured_times(store):
     except sqlite3.OperationalError:
         rows = []
     con.close()
-    builds = {}
+    builds, kernels = {}, {}
     for p, h, _, text in rows:
-        try:
-            builds[(p, h)] = json.loads(text).get("concurrent_builds")
-        except (ValueError, AttributeError):
-            builds[(p, h)] = None
-    return {(p, h): t for p, h, t, _ in rows}, builds
+        result = parsed(text)
+        builds[(p, h)] = result.get("concurrent_builds") if result else None
+        if (k := kernel_ms(result)) is not None:
+            kernels[(p, h)] = k
+    return {(p, h): t for p, h, t, _ in rows}, builds, kernels
 
 
-def kernel_ms(result_text):
-    """The kernels' own time per call in a harness result (timing.kernel_only_candidate), or None."""
+def parsed(result_text):
+    """A harness result's JSON object, or {} for text that is none."""
     try:
-        k = ((json.loads(result_text).get("timing") or {}).get("kernel_only_candidate") or {}).get("kernel_ms_per_call")
-    except (ValueError, AttributeError, TypeError):
-        return None
+        result = json.loads(result_text)
+    except (ValueError, TypeError):
+        return {}
+    return result if isinstance(result, dict) else {}
+
+
+def kernel_ms(result):
+    """The kernels' own time per call in a parsed harness result (timing.kernel_only_candidate), or None."""
+    k = ((result.get("timing") or {}).get("kernel_only_candidate") or {}).get("kernel_ms_per_call")
     return k if isinstance(k, (int, float)) and k > 0 else None
 
 
-def kernel_times(store, table):
-    """{(problem, hash): kernel ms per call} of a table's passing rows (attempts or confirmations) whose result
-    timed the kernels alone; {} for a store whose table has no result_json."""
+def attempt_kernel_times(store):
+    """{(problem, hash): kernel ms per call} of the store's correct attempts whose result timed the kernels
+    alone; {} for a store whose attempts keep no result_json."""
     con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
     try:
-        rows = con.execute(f"SELECT problem, hash, result_json FROM {table} WHERE verdict = 'ok' AND time_ms > 0").fetchall()
+        rows = con.execute("SELECT problem, hash, result_json FROM attempts WHERE verdict = 'ok' AND time_ms > 0").fetchall()
     except sqlite3.OperationalError:
         rows = []
     con.close()
-    return {(p, h): k for p, h, text in rows if (k := kernel_ms(text)) is not None}
+    return {(p, h): k for p, h, text in rows if (k := kernel_ms(parsed(text))) is not None}
 
 
 def split_kernels(pairs, first_kernel, second_kernel):
@@ -138,9 +145,9 @@ def main(argv):
         ap.error("give two stores, or one store and --verify or --remeasured")
     started = provenance.now()
     first = correct_times(a.stores[0])
-    builds = {}
+    builds, second_kernels = {}, {}
     if a.remeasured:
-        second, builds = remeasured_times(a.stores[0])
+        second, builds, second_kernels = remeasured_times(a.stores[0])
     else:
         second = verify_times(a.verify) if a.verify else correct_times(a.stores[1])
     pairs, summary = drift(first, second)
@@ -149,8 +156,8 @@ def main(argv):
             x["concurrent_builds"] = builds.get((x["problem"], x["hash"]))
         summary["idle_host"] = summarize([x["ratio"] for x in pairs if x["concurrent_builds"] == 0])
         summary["beside_builds"] = summarize([x["ratio"] for x in pairs if (x["concurrent_builds"] or 0) > 0])
-        summary["kernels"], summary["outside_kernels"] = split_kernels(
-            pairs, kernel_times(a.stores[0], "attempts"), kernel_times(a.stores[0], "confirmations"))
+        summary["kernels"], summary["outside_kernels"] = split_kernels(pairs, attempt_kernel_times(a.stores[0]),
+                                                                       second_kernels)
     doc = {"bench": "measurement-drift", "date": started.isoformat(), **provenance.command(),
            "git": provenance.git_state(), "first": a.stores[0],
            "second": a.verify or (a.stores[0] + " (re-measured)" if a.remeasured else a.stores[1]),

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 #include "support/printf_string.h"
@@ -138,14 +137,14 @@ std::string replay_text(const ReplaySummary& s, const Policy& policy) {
                      policy.total_budget > 0 ? (", suite budget " + std::to_string(policy.total_budget)).c_str() : "");
   // attempts/speedup: the policy's; fixed: the fixed budget's (the first --budget recorded attempts).
   o << printf_string("%-40s %8s %6s %8s %9s %9s  %s\n", "problem", "attempts", "fixed", "recorded", "speedup",
-                "fixed", "stop");
+                     "fixed", "stop");
   for (const ReplayProblem& p : s.problems) {
     o << printf_string("%-40s %8d %6d %8d %8.2fx %8.2fx  %s\n", p.name.c_str(), p.attempts_used, p.attempts_fixed,
-                  p.attempts_recorded, p.speedup_policy, p.speedup_fixed, stop_reason_name(p.reason).c_str());
+                       p.attempts_recorded, p.speedup_policy, p.speedup_fixed, stop_reason_name(p.reason).c_str());
   }
   o << printf_string("attempts %d of %d (%.0f %% saved); geomean speedup %.3fx vs %.3fx (%.1f %% kept); efficiency gain %.2fx\n",
-                s.attempts_policy, s.attempts_fixed, s.attempts_saved * 100, s.geomean_policy, s.geomean_fixed,
-                s.geomean_kept * 100, s.efficiency_gain);
+                     s.attempts_policy, s.attempts_fixed, s.attempts_saved * 100, s.geomean_policy, s.geomean_fixed,
+                     s.geomean_kept * 100, s.efficiency_gain);
   return o.str();
 }
 

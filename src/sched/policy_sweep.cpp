@@ -1,6 +1,5 @@
 #include "sched/policy_sweep.h"
 
-#include <cstdio>
 #include <sstream>
 
 #include "support/printf_string.h"
@@ -45,23 +44,23 @@ std::string sweep_text(const Sweep& s) {
   if (!s.rows.empty()) {
     const Policy& p = s.rows.front().policy;
     o << printf_string("policy sweep: per-problem budget %d%s; a policy keeps >= %.0f %% of the fixed geomean\n",
-                  p.per_problem_budget,
-                  p.total_budget > 0 ? (", suite budget " + std::to_string(p.total_budget)).c_str() : "", s.keep * 100);
+                       p.per_problem_budget,
+                       p.total_budget > 0 ? (", suite budget " + std::to_string(p.total_budget)).c_str() : "", s.keep * 100);
   }
   o << printf_string("%9s %7s %9s %8s %10s %8s %11s\n", "epsilon", "window", "attempts", "saved",
-                "geomean", "kept", "efficiency");
+                     "geomean", "kept", "efficiency");
   for (size_t i = 0; i < s.rows.size(); ++i) {
     const SweepRow& r = s.rows[i];
     const ReplaySummary& m = r.summary;
     o << printf_string("%8.0f%% %7d %4d/%-4d %7.1f%% %9.3fx %7.1f%% %10.2fx%s\n", r.policy.epsilon * 100,
-                  r.policy.window, m.attempts_policy, m.attempts_fixed, m.attempts_saved * 100, m.geomean_policy,
-                  m.geomean_kept * 100, m.efficiency_gain,
-                  static_cast<int>(i) == s.best ? "  <- best" : m.geomean_kept + 1e-12 >= s.keep ? "  keeps" : "");
+                       r.policy.window, m.attempts_policy, m.attempts_fixed, m.attempts_saved * 100, m.geomean_policy,
+                       m.geomean_kept * 100, m.efficiency_gain,
+                       static_cast<int>(i) == s.best ? "  <- best" : m.geomean_kept + 1e-12 >= s.keep ? "  keeps" : "");
   }
   if (s.best >= 0) {
     const SweepRow& b = s.rows[static_cast<size_t>(s.best)];
     o << printf_string("best: epsilon %.0f %%, window %d saves %.1f %% of the attempts and keeps %.1f %% of the geomean\n",
-                  b.policy.epsilon * 100, b.policy.window, b.summary.attempts_saved * 100, b.summary.geomean_kept * 100);
+                       b.policy.epsilon * 100, b.policy.window, b.summary.attempts_saved * 100, b.summary.geomean_kept * 100);
   } else {
     o << printf_string("no policy of the grid keeps %.0f %% of the fixed geomean\n", s.keep * 100);
   }
