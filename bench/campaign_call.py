@@ -34,7 +34,8 @@ problems' attempt orders, which the stopping rule does not change, only cuts).
 collect: unpacks the call's results.tgz, checkpoints each returned store (gpu0's for the first store
 given, gpu1's for the second) and copies it over the store it came from, copies each half's optimize.log beside it as <store>-call<N>.log (N one past the
 last) and the stream's result JSONs (campaign-state, and those of --first steps) into bench/results/, and writes the suite figure of both stores
-(bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-call<N>.json. A stream's
+(bench/suite_latest.py) as bench/results/suite-latest-<date>-<label>-<store>-call<N>.json (the store
+named, since two halves' call numbers can be equal). A stream's
 written_extensions.tar.xz (the written solutions' extensions the call built, still owed a
 re-measurement) is kept under build/devcache/<folder> for the next prepare.
 
@@ -276,13 +277,19 @@ def next_call(store):
     return max(calls, default=0) + 1
 
 
+def suite_figure(results, date, label, store, call):
+    """Where collect writes the suite figure after bringing back one store's call N: the store is in the
+    name, since both halves of a campaign reach the same call numbers."""
+    return pathlib.Path(results) / f"suite-latest-{date}-{label}-{pathlib.Path(store).stem}-call{call}.json"
+
+
 def collect(a):
     results = REPO / "bench" / "results"
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
         with tarfile.open(a.results) as t:
             t.extractall(tmp, filter="data")
-        calls = []
+        collected = []
         for i, store in enumerate(map(pathlib.Path, a.stores)):
             gpu = tmp / f"gpu{i}"
             if not (gpu / "optimize_out.tgz").exists():
@@ -297,7 +304,7 @@ def collect(a):
             returned = found[0]
             checkpoint(returned)
             call = next_call(store)
-            calls.append(call)
+            collected.append((store, call))
             shutil.copy(returned, store)
             for side in (".sqlite-wal", ".sqlite-shm"):
                 store.with_name(store.stem + side).unlink(missing_ok=True)
@@ -310,10 +317,9 @@ def collect(a):
             for record in gpu.glob("*.json"):
                 shutil.copy(record, results / record.name)
             print(f"{store}: call {call} recorded")
-    if not calls:
+    if not collected:
         return 1
-    date = datetime.date.today().isoformat()
-    figure = results / f"suite-latest-{date}-{a.label}-call{max(calls)}.json"
+    figure = suite_figure(results, datetime.date.today().isoformat(), a.label, *collected[0])
     subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), *a.stores, *a.with_stores, "--out", str(figure)],
                    check=True)
     return 0

@@ -114,3 +114,10 @@ def test_the_plan_is_made_with_the_device_streams_build_slots():
     assert campaign_call.plan_round(0, one_gpu=False) == ["--batch-problems", "15", "--batch", "2", "-j", "15"]
     fixed = campaign_call.plan_round(16, one_gpu=True)
     assert fixed[:2] == campaign_call.FIXED_ROUND and fixed[-2:] == ["-j", "14"] and "--budget=16" in fixed
+
+
+def test_the_two_halves_suite_figures_at_the_same_call_number_do_not_overwrite_each_other():
+    a = campaign_call.suite_figure("r", "2026-12-04", "s27", "c/kbsuite-a-2026-11-30.sqlite", 13)
+    b = campaign_call.suite_figure("r", "2026-12-04", "s27", "c/kbsuite-b-2026-11-30.sqlite", 13)
+    assert a != b
+    assert str(b) == "r/suite-latest-2026-12-04-s27-kbsuite-b-2026-11-30-call13.json"
