@@ -173,7 +173,14 @@ def prepare_half(work, half, store, profile, fixed_budget=0, one_gpu=False):
     staged = written_extensions.stage(devcache(store), out / "campaign.sqlite", out, out / "device_extensions")
     print(f"half {half} of {store}: {out} (its plan in {log}; the device-built extensions of {len(staged)} written "
           "solution(s) owed a re-measurement staged)")
+    if (left := attempts_left(log.read_text())) is not None:
+        print(f"half {half} of {store}: {left}")
     return log
+
+
+def attempts_left(plan_text):
+    """The plan's line on what the stop rules leave the half (report::remaining_attempts), for sizing its calls."""
+    return next((line for line in plan_text.splitlines() if line.startswith("left: ")), None)
 
 
 def work_left(plan_text):

@@ -191,6 +191,11 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   EXPECT_LT(expected_ms, 0.2) << r.out;
   EXPECT_NE(r.out.find("gemv access", next), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("GPU evaluation: --plan given"), std::string::npos) << r.out;
+  // What the stop rules leave: level1/016 is slower than PyTorch in that store (4 attempts), so the
+  // window does not bound it and its budget of 40 does.
+  EXPECT_NE(r.out.find("left: 1 problem(s) open, 36 attempt(s) unless a problem improves, at most 36 by the budgets\n"),
+            std::string::npos)
+      << r.out;
   // The store's three level2/017 attempts flagged gamed:result_reuse by the reuse check's bare 1e-4 (the
   // trials had passed them through the native atol) are forgotten, to be evaluated again.
   EXPECT_NE(r.err.find("store: 3 attempt(s) flagged gamed by the result-reuse or timed-audit check at the bare profile atol "
@@ -219,6 +224,7 @@ TEST(Cli, PlanShowsTheNextRoundOfAResumedCampaign) {
   ASSERT_TRUE(summary.contains("plan")) << j.out;
   ASSERT_EQ(summary["plan"].size(), 1u) << j.out;
   EXPECT_EQ(summary["plan"][0].value("problem", ""), "level1_016_gemv");
+  EXPECT_EQ(summary["plan_attempts_left"], nlohmann::json({{"open", 1}, {"unless_improved", 36}, {"at_most", 36}})) << j.out;
   EXPECT_NEAR(summary["plan"][0].value("next_expected_ms", 0.0), expected_ms, 1e-5 * expected_ms) << j.out;  // text: 6 digits
   ASSERT_EQ(summary["plan"][0]["configs"].size(), 1u) << j.out;
   EXPECT_NE(summary["plan"][0]["configs"][0].get<std::string>().find("gemv"), std::string::npos) << j.out;
@@ -586,6 +592,33 @@ TEST(Cli, ReplaySweepsAPolicyGridOverARecordedCampaign) {
   ProcessResult bad = ucutlass({"replay", store, "--sweep", "--keep", "2"});
   EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
   EXPECT_NE(bad.err.find("--keep: Value 2 not in range"), std::string::npos) << bad.err;
+}
+
+TEST(Cli, OptimizeAndReplayRefuseAPolicyTheStopRulesCannotMean) {
+  // A window of 0 would stop every winner at once; a budget of 0 or less used to read as no budget.
+  const std::string store = "bench/results/campaigns/v01suite-a-2026-11-30.sqlite";
+  struct Case {
+    std::vector<std::string> option;
+    const char* message;
+  };
+  for (const Case& c : {Case{{"--window", "0"}, "--window: Value 0 not in range 1 to 100000"},
+                        Case{{"--budget", "-3"}, "--budget: Value -3 not in range 1 to 100000"},
+                        Case{{"--suite-budget", "-1"}, "--suite-budget: Value -1 not in range 0 to 100000"},
+                        Case{{"--epsilon", "-0.5"}, "--epsilon: Value -0.5 not in range 0.000000 to 1000000.000000"}}) {
+    for (std::vector<std::string> args : {std::vector<std::string>{"replay", store},
+                                          std::vector<std::string>{"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--no-gpu"}}) {
+      args.insert(args.end(), c.option.begin(), c.option.end());
+      ProcessResult bad = ucutlass(args);
+      EXPECT_EQ(bad.exit_code, 2) << args[0] << " " << c.option[0] << ": " << bad.out << bad.err;
+      EXPECT_EQ(bad.err, std::string(c.message) + "\nRun with --help for more information.\n") << args[0];
+    }
+  }
+  ProcessResult jobs = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--no-gpu", "-j", "0"});
+  EXPECT_EQ(jobs.exit_code, 2) << jobs.err;
+  EXPECT_EQ(jobs.err, "--jobs: Value 0 not in range 1 to 1024\nRun with --help for more information.\n");
+  ProcessResult wall = ucutlass({"optimize", "tests/optimize/graphs/level1_016_gemv.json", "--no-gpu", "--wall-budget", "-5"});
+  EXPECT_EQ(wall.exit_code, 2) << wall.err;
+  EXPECT_EQ(wall.err, "--wall-budget: Value -5 not in range 0.000000 to 10000000.000000\nRun with --help for more information.\n");
 }
 
 TEST(Cli, ReplayFoldsAConfigsReRunsIntoItsFirstAttemptUnlessAsRecorded) {

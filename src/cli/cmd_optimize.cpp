@@ -23,6 +23,7 @@
 #include "build/builder.h"
 #include "build/kernel_cache.h"
 #include "cli/command.h"
+#include "cli/policy_options.h"
 #include "exec/baseline_file.h"
 #include "exec/harness_batch.h"
 #include "exec/correctness_rules.h"
@@ -66,10 +67,7 @@ struct OptimizeArgs {
   std::string store;
   std::string tolerance = "kernelbench";
   std::string gpu;
-  int budget = 40;
-  int suite_budget = 0;
-  double epsilon = sched::Policy{}.epsilon;
-  int window = 12;
+  sched::Policy policy;  // --epsilon, --window, --budget, --suite-budget (cli/policy_options.h)
   double wall_budget_s = 0;  // 0 = no cap on the GPU step's wall time
   // The harness times each attempt for at least this long (its own default is 1000 ms, for figures
   // that repeat to < 3 % on a power-bound kernel). A search ranks many attempts: 300 ms keeps an
@@ -453,6 +451,14 @@ std::string plan_text(const nlohmann::json& plan) {
   return o.str();
 }
 
+// --plan's last line: what the stop rules leave the campaign, for planning device time.
+std::string attempts_left_text(const nlohmann::json& left) {
+  std::ostringstream o;
+  o << "left: " << left["open"].get<int>() << " problem(s) open, " << left["unless_improved"].get<int>()
+    << " attempt(s) unless a problem improves, at most " << left["at_most"].get<int>() << " by the budgets\n";
+  return o.str();
+}
+
 // --plan's re-measurements of written solutions, after the round's attempts.
 std::string remeasure_plan_text(const nlohmann::json& remeasures, double window_ms) {
   if (remeasures.empty()) return "";
@@ -540,8 +546,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
     std::cerr << "store: " << regauged << " attempt(s) flagged gamed by the result-reuse or timed-audit check at the bare "
                  "profile atol (correctness rules < 3) are forgotten and tried again\n";
   store->set_option("tolerance", a.tolerance);
-  store->set_option("epsilon", std::to_string(a.epsilon));
-  store->set_option("window", std::to_string(a.window));
+  store->set_option("epsilon", std::to_string(a.policy.epsilon));
+  store->set_option("window", std::to_string(a.policy.window));
   // Attempts recorded before the harness reported start->mid (docs/formats.md) were judged against
   // PyTorch times taken start->end: kept as they were, but their eager/compile times are not reused.
   const bool older_window_store = !store->option("timing_window") && store->attempt_count() > 0;
@@ -671,10 +677,11 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   // The GPU step: attempts under the budget scheduler (with --plan, its first round only, printed).
   nlohmann::json plan = nlohmann::json::array();  // --plan: the round's picks, most expected gain first
   nlohmann::json plan_remeasures = nlohmann::json::array();  // --plan: the round's re-measurements
+  nlohmann::json plan_left;  // --plan: the attempts the stop rules leave the campaign (sched/attempts_left.h)
   if (!gpu_step && !a.plan) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
-    sched::Policy policy{a.epsilon, a.window, a.budget, a.suite_budget};
+    sched::Policy policy = a.policy;
     std::map<std::string, std::string> unrecorded = evaluation_result_files(out / "evals");
     std::vector<ProblemPlace> places;
     for (const Problem& p : problems)
@@ -956,7 +963,10 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
               pick["configs"].push_back(m.config);
               pick["estimates_ms"].push_back(m.estimate_ms);  // what the store records with the attempt
             }
-        if (!g.json) std::cout << plan_text(plan) << remeasure_plan_text(plan_remeasures, a.remeasure_ms);
+        plan_left = {{"open", report::open_problems(states, policy)},
+                     {"unless_improved", report::remaining_attempts(states, policy, used, true)},
+                     {"at_most", report::remaining_attempts(states, policy, used)}};
+        if (!g.json) std::cout << plan_text(plan) << remeasure_plan_text(plan_remeasures, a.remeasure_ms) << attempts_left_text(plan_left);
         skipped_steps.push_back("GPU evaluation: --plan given (the next round printed, nothing built or run)");
         break;
       }
@@ -1136,6 +1146,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   if (a.plan) {
     summary["plan"] = plan;
     summary["plan_remeasures"] = plan_remeasures;
+    summary["plan_attempts_left"] = plan_left;
   }
   // Before (or without) a GPU run: the ranking model's speedups over eager for the problems with a
   // baseline, a problem with no solution counted as 1x, as the measured suite geomean counts it.
@@ -1177,11 +1188,10 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_option("--store", a->store, "Run store (SQLite), default OUT/campaign.sqlite");
                    app.add_option("--profile", a->tolerance, "Tolerance profile: kernelbench (default) or kernelbench-v0.1");
                    app.add_option("--gpu", a->gpu, "GPU profile name for SOL and ranking (default: local GPU, else H200)");
-                   app.add_option("--budget", a->budget, "Attempts per problem (default 40)");
-                   app.add_option("--suite-budget", a->suite_budget, "Attempts across the suite (default: no cap)");
-                   app.add_option("--epsilon", a->epsilon, "Stop at t_best <= (1+epsilon) t_SOL once PyTorch is beaten (default 1.0)");
-                   app.add_option("--window", a->window, "Stop after this many attempts without improvement (default 12)");
-                   app.add_option("--wall-budget", a->wall_budget_s, "Seconds of GPU-step wall time before no new attempt starts (default: no cap)");
+                   add_policy_options(app, a->policy);
+                   app.add_option("--wall-budget", a->wall_budget_s,
+                                  "Seconds of GPU-step wall time before no new attempt starts (default 0: no cap)")
+                       ->check(CLI::Range(0.0, 1e7));
                    app.add_option("--timing-min-ms", a->timing_min_ms,
                                   "Each attempt's timed trials last at least this long (default 300; the harness alone: 1000)")
                        ->check(CLI::Range(0.0, 60000.0));
@@ -1198,7 +1208,8 @@ UCUTLASS_COMMAND(optimize, "Built-in optimizer: map GEMMs to DSL, rank legal con
                    app.add_flag("--spell-out-attention", a->spell_out_attention,
                                 "Map a plain scaled_dot_product_attention's two GEMMs also where the problem has other GEMMs "
                                 "(default: only where it has none)");
-                   app.add_option("-j,--jobs", a->jobs, "Parallel builds (nvcc, and the attempts' extensions before each batch)");
+                   app.add_option("-j,--jobs", a->jobs, "Parallel builds (nvcc, and the attempts' extensions before each batch)")
+                       ->check(CLI::Range(1, 1024));
                    app.add_option("--batch", a->batch,
                                   "Attempts of one problem per round (default 4; more while fewer problems are open than "
                                   "--jobs can build at that many each, within each one's window)")->check(CLI::Range(1, 64));

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/policy_options.h"
 #include "report/store_outcomes.h"
 #include "sched/budget_scheduler.h"
 #include "sched/policy_sweep.h"
@@ -127,10 +128,7 @@ UCUTLASS_COMMAND(replay, "Replay a stopping policy over a campaign's recorded at
                    app.add_option("STORE", a->stores, "Run stores written by ucutlass optimize (the parts of one campaign)")
                        ->required()
                        ->check(CLI::ExistingFile);
-                   app.add_option("--epsilon", a->policy.epsilon, "SOL margin (default 1.0)");
-                   app.add_option("--window", a->policy.window, "Attempts without improvement (default 12)");
-                   app.add_option("--budget", a->policy.per_problem_budget, "Attempts per problem (default 40)");
-                   app.add_option("--suite-budget", a->policy.total_budget, "Attempts across the suite (default: no cap)");
+                   add_policy_options(app, a->policy);
                    app.add_flag("--sweep", a->sweep,
                                 "Replay a grid of epsilon (10 %..1000 %) x window (1..16) with these budgets; the best "
                                 "saves the most attempts keeping --keep of the geomean");

@@ -18,11 +18,21 @@ std::string progress_line(const sched::ProblemState& p, const std::string& statu
                        p.attempts, budget, best, gap);
 }
 
+namespace {
+bool open(const sched::ProblemState& p, const sched::Policy& policy) {
+  return sched::stop_reason(p, policy) == sched::StopReason::none && !p.exhausted;
+}
+}  // namespace
+
+int open_problems(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy) {
+  return static_cast<int>(std::count_if(problems.begin(), problems.end(), [&](const sched::ProblemState& p) { return open(p, policy); }));
+}
+
 int remaining_attempts(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy, int used,
                        bool unless_improved) {
   int left = 0;
   for (const sched::ProblemState& p : problems)
-    if (sched::stop_reason(p, policy) == sched::StopReason::none && !p.exhausted) {
+    if (open(p, policy)) {
       const int budget_left = std::max(0, policy.per_problem_budget - p.attempts);
       left += unless_improved ? std::min(budget_left, sched::window_room(p, policy)) : budget_left;
     }

@@ -22,6 +22,10 @@ std::string progress_line(const sched::ProblemState& p, const std::string& statu
 int remaining_attempts(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy, int used,
                        bool unless_improved = false);
 
+// Problems the policy would still give attempts to (open, candidates not spent): the ones
+// remaining_attempts counts.
+int open_problems(const std::vector<sched::ProblemState>& problems, const sched::Policy& policy);
+
 // "42s", "3m05s", "1h02m"; "?" for a negative or non-finite value.
 std::string format_duration(double seconds);
 

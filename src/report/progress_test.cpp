@@ -33,6 +33,7 @@ TEST(Progress, RemainingAttempts) {
   pol.total_budget = 8;
   EXPECT_EQ(remaining_attempts(ps, pol, 6), 2);
   EXPECT_EQ(remaining_attempts(ps, pol, 9), 0);
+  EXPECT_EQ(open_problems(ps, pol), 1);  // a alone: b stopped near SOL, c's candidates spent
 }
 
 TEST(Progress, RemainingAttemptsUnlessAProblemImproves) {

@@ -121,3 +121,11 @@ def test_the_two_halves_suite_figures_at_the_same_call_number_do_not_overwrite_e
     b = campaign_call.suite_figure("r", "2026-12-04", "s27", "c/kbsuite-b-2026-11-30.sqlite", 13)
     assert a != b
     assert str(b) == "r/suite-latest-2026-12-04-s27-kbsuite-b-2026-11-30-call13.json"
+
+
+def test_prepare_repeats_the_plans_line_on_the_attempts_left():
+    plan = ("next round (6 attempt(s) of 2 problem(s), most expected gain first):\n"
+            "left: 2 problem(s) open, 19 attempt(s) unless a problem improves, at most 19 by the budgets\n"
+            "skipped GPU evaluation: --plan given (the next round printed, nothing built or run)\n")
+    assert campaign_call.attempts_left(plan).startswith("left: 2 problem(s) open")
+    assert campaign_call.attempts_left("suite: 36 problem(s)\n") is None
