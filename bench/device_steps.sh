@@ -32,6 +32,9 @@
 #                     check of the store against the evaluations that ran
 #   verify:300        bench/verify_written.py over OPTIMIZE_OUT: every written ModelNew evaluated again in one
 #                     batch under OPTIMIZE_FLAGS' profile, and matched to the store's best attempt
+#   sanitize:300      bench/sanitize_written.py over OPTIMIZE_OUT: every written ModelNew's forward under
+#                     compute-sanitizer (SANITIZE_TOOLS, comma-separated, default memcheck), wins first, with
+#                     the folder's torch_extensions; those the seconds do not reach are listed not_run
 #   epilogue:420      tests/nvcc/check_epilogue_gpu.py (every built-in and the operand-swap group, 3 types)
 #   conv:420          tests/nvcc/check_conv_gpu.py --torch-binding (modes, depthwise, benchmarks vs cuDNN)
 #   conv_ab:300       the conv benchmark back to back, then interleaved (the timing-method A/B; CONV_FILTER)
@@ -171,6 +174,12 @@ run_step() {
       timeout "${secs:-300}" python3 bench/verify_written.py "${OPTIMIZE_OUT:-optimize_out}" \
         --profile "${profile:-kernelbench}" --out "$out" --harness-arg=--devices=all --harness-arg=--overlap-builds \
         --harness-arg=--prebuild-jobs="$jobs" --harness-arg=--ext-cache="$PWD/${OPTIMIZE_OUT:-optimize_out}/torch_extensions" || rc=$? ;;
+    sanitize)
+      local limit=${secs:-300} tools=()
+      for t in $(commas_to_words "${SANITIZE_TOOLS:-memcheck}"); do tools+=(--tool "$t"); done
+      # Its own budget a little inside the step's, so the record is written before the step is killed.
+      timeout "$limit" python3 bench/sanitize_written.py "${OPTIMIZE_OUT:-optimize_out}" "${tools[@]}" \
+        --budget-s $((limit > 30 ? limit - 20 : limit)) --out "$out" || rc=$? ;;
     epilogue|conv|pipeline|grouped)
       local extra=""
       [ "$name" = conv ] && extra=--torch-binding

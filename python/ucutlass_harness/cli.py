@@ -551,6 +551,23 @@ def cmd_static_check(args):
     return 0
 
 
+def cmd_sanitize(args):
+    from . import sanitize
+    _check_problem(args.problem)
+    _require_file(args.solution, "solution")
+    tools = args.tool or ["memcheck"]
+    try:
+        result = sanitize.sanitize(args.problem, args.solution, tools, args.timeout, args.seed, args.ext_cache,
+                                   args.sanitizer, args.device_type)
+    except sanitize.SanitizerMissing as e:
+        raise UsageError(str(e)) from e
+    runs = result["tools"]
+    human = "; ".join(f"{t}: {r['verdict']}" + (f" ({r['errors']} error(s): {r['report'][0]})" if r["verdict"] == "errors"
+                                                 and r["report"] else "") for t, r in runs.items())
+    _emit(result, args, f"{result['verdict']} ({human})", args.out)
+    return 0
+
+
 def cmd_describe(args):
     try:
         d = problem.describe_problem(args.problem)
@@ -639,6 +656,21 @@ def build_parser():
     s.add_argument("--json", action="store_true")
     s.set_defaults(fn=cmd_static_check)
 
+    s = sub.add_parser("sanitize", help="run a solution's forward under compute-sanitizer (memcheck by default)")
+    s.add_argument("problem")
+    s.add_argument("solution")
+    s.add_argument("--tool", action="append", choices=["memcheck", "racecheck", "initcheck", "synccheck"],
+                   help="repeatable (default memcheck)")
+    s.add_argument("--timeout", type=float, default=600.0, help="seconds for all the tools' runs together")
+    s.add_argument("--seed", type=int, default=42)
+    s.add_argument("--ext-cache", help="TORCH_EXTENSIONS_DIR where the solution's extension was built")
+    s.add_argument("--sanitizer", help="compute-sanitizer's path (default: PATH, then the CUDA toolkit's)")
+    s.add_argument("--device-type", choices=["cuda", "cpu"], default="cuda",
+                   help="cpu: the same flow without a GPU (for tests with a stand-in sanitizer)")
+    s.add_argument("--out")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(fn=cmd_sanitize)
+
     s = sub.add_parser("describe", help="static description of a problem file (no torch needed)")
     s.add_argument("problem")
     s.add_argument("--json", action="store_true")
@@ -650,6 +682,9 @@ def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if argv and argv[0] == "_worker":
         worker.worker_main(*argv[1:4])
+    if argv and argv[0] == "_sanitize_child":
+        from . import sanitize
+        sanitize.child_main(*argv[1:5])
     if argv and argv[0] == "_forkserver":
         from . import forkserver
         forkserver.server_main(argv[1])

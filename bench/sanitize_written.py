@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Does every ModelNew a campaign wrote run clean under compute-sanitizer?
+
+    python3 bench/sanitize_written.py OPT_DIR [OPT_DIR ...] [--tool memcheck ...] [--budget-s 540]
+                                      [--per-solution-s 120] [--only NAME ...] [--out FILE_OR_DIR]
+                                      [--harness-arg=ARG ...]
+
+For each campaign folder (an `ucutlass optimize -o` folder), each problem's written `modelnew.py` runs
+under `python3 -m ucutlass_harness sanitize` (ucutlass_harness/sanitize.py: the harness's construction,
+two forward calls, PyTorch's caching allocator off), its extension found in the folder's
+torch_extensions where the campaign built it. The harness's trials judge outputs; this judges the
+memory the kernels touched (gaming pattern 14 of shared/facts/kernelbench.md: a kernel that reads past
+its buffers can pass on what the reference left there).
+
+Solutions run one after another, wins first (fastest speedup over eager in the store first, since a
+win is what a gamed kernel would inflate), each given --per-solution-s or what is left of --budget-s;
+those the budget does not reach are listed as not_run, never as clean. Writes
+bench/results/sanitize-written-<stamp>.json: per problem the verdict and each tool's errors and first
+report lines; overall the verdict counts and whether every solution run was clean.
+"""
+import argparse
+import json
+import os
+import pathlib
+import subprocess
+import sys
+import time
+
+import provenance
+import verify_written
+from ucutlass_cli import REPO
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("opt_dirs", nargs="+")
+    ap.add_argument("--tool", action="append", choices=["memcheck", "racecheck", "initcheck", "synccheck"],
+                    help="repeatable (default memcheck)")
+    ap.add_argument("--budget-s", type=float, default=540.0, help="seconds for every solution together")
+    ap.add_argument("--per-solution-s", type=float, default=120.0)
+    ap.add_argument("--only", action="append", help="problem name (repeatable): these alone")
+    ap.add_argument("--harness-arg", action="append", default=[],
+                    help="one flag for `ucutlass_harness sanitize` (e.g. --harness-arg=--sanitizer=PATH)")
+    ap.add_argument("--out", default=str(REPO / "bench" / "results"))
+    a = ap.parse_args()
+    tools = a.tool or ["memcheck"]
+    started = provenance.now()
+    deadline = time.monotonic() + a.budget_s
+    queue = []
+    for d in map(pathlib.Path, a.opt_dirs):
+        problems, best = verify_written.campaign_rows(d)
+        for name, file, _, eager_ms in problems:
+            if a.only and name not in a.only:
+                continue
+            gain = eager_ms / best[name][1] if name in best and eager_ms else 0.0
+            queue.append((gain, d, name, file))
+    queue.sort(key=lambda q: (-q[0], q[2]))
+    python_path = os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")]))
+    rows = []
+    for gain, d, name, file in queue:
+        sol = d / name / "modelnew.py"
+        row = {"problem": name, "campaign": str(d), "store_speedup": gain}
+        if not sol.exists():
+            rows.append(dict(row, verdict="no_solution_written"))
+            continue
+        row["written_hash"] = verify_written.written_hash(sol)
+        left = deadline - time.monotonic()
+        if left < 10:
+            rows.append(dict(row, verdict="not_run"))
+            continue
+        timeout = min(a.per_solution_s, left)
+        cmd = [sys.executable, "-m", "ucutlass_harness", "sanitize", str(verify_written.problem_path(file, d)), str(sol),
+               "--timeout", str(timeout), "--ext-cache", str(d / "torch_extensions"), "--json"]
+        cmd += [f"--tool={t}" for t in tools] + a.harness_arg
+        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": python_path},
+                              timeout=timeout + 60)
+        try:
+            result = json.loads(done.stdout)
+        except json.JSONDecodeError:
+            result = {"verdict": "harness_failed", "stderr_tail": done.stderr[-2000:]}
+        if result.get("format") == "ucutlass-error":
+            print(f"sanitize_written: {result['error']}", file=sys.stderr)
+            return 2
+        row.update(verdict=result["verdict"], tools=result.get("tools"), sanitizer=result.get("sanitizer"))
+        rows.append(row)
+        print(f"{name}: {row['verdict']} ({gain:.2f}x in the store)", flush=True)
+    verdicts = {}
+    for r in rows:
+        verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    ran = [r for r in rows if r["verdict"] not in ("no_solution_written", "not_run")]
+    doc = {"bench": "sanitize_written", "date": started.isoformat(), **provenance.command(), "git": provenance.git_state(),
+           "host": provenance.host(), "gpu": provenance.gpu_name(), "driver": provenance.driver_version(),
+           "tools": tools, "harness_args": a.harness_arg, "budget_s": a.budget_s, "per_solution_s": a.per_solution_s, "problems": len(rows),
+           "run": len(ran), "verdicts": verdicts, "every_run_clean": bool(ran) and all(r["verdict"] == "clean" for r in ran),
+           "rows": rows}
+    print(f"{len(ran)} of {len(rows)} problems run under {', '.join(tools)}; verdicts {verdicts}")
+    provenance.write_result(a.out, "sanitize-written", started, doc)
+    return 0 if doc["every_run_clean"] else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
