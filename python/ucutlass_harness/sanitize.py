@@ -37,6 +37,7 @@ TOOLS = ("memcheck", "racecheck", "initcheck", "synccheck")
 ERRORS_EXIT = 86
 CHILD_FAILED = 3
 REPORT_LINES = 20
+CHILD_MARK = "sanitize child: "  # the child's failure line (stderr), its exception after it
 
 _ERROR_SUMMARY = re.compile(r"^=+ ERROR SUMMARY: (\d+) errors?", re.M)
 _RACE_SUMMARY = re.compile(r"^=+ RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", re.M)
@@ -114,13 +115,21 @@ def parse_report(text):
     return {"errors": errors, "warnings": warnings, "report": report}
 
 
-def tool_verdict(returncode, parsed, timed_out):
+def tool_verdict(returncode, parsed, timed_out, child_failed=False):
+    """`child_failed`: the child printed its failure line (CHILD_MARK), so it ran and the solution failed,
+    whatever the tool printed after it: a child that fails before its first CUDA call may leave the tool
+    with nothing instrumented and no summary line. Without the mark and the summary the tool did not run
+    the program through: compute-sanitizer 2025.2 on a machine with no CUDA driver prints "Target
+    application terminated before first instrumented API call" and exits 255 without starting it (seen
+    here), which is tool_failed."""
     if timed_out:
         return "timeout"
     if parsed["errors"]:
         return "errors"
     if returncode == ERRORS_EXIT:
         return "errors"
+    if child_failed:
+        return "candidate_failed"
     if parsed["errors"] is None:
         return "tool_failed"
     if returncode != 0:
@@ -144,7 +153,8 @@ def run_tool(argv, env, timeout):
             pass
         out, _ = proc.communicate()
     parsed = parse_report(out or "")
-    verdict = tool_verdict(proc.returncode, parsed, timed_out)
+    child_failed = any(line.startswith(CHILD_MARK) for line in (out or "").splitlines())
+    verdict = tool_verdict(proc.returncode, parsed, timed_out, child_failed)
     tail = [line for line in (out or "").splitlines() if not _TOOL_LINE.match(line)][-REPORT_LINES:]
     return {"verdict": verdict, "returncode": proc.returncode, "errors": parsed["errors"],
             "warnings": parsed["warnings"], "report": parsed["report"], "child_output_tail": tail,
@@ -193,6 +203,6 @@ def child_main(problem_path, solution_path, seed, device="cuda"):
         if torch.device(device).type == "cuda":
             torch.cuda.synchronize()
     except Exception as e:  # the solution's failure, reported as such: the tool's verdict stays its own
-        print(f"sanitize child: {type(e).__name__}: {str(e)[-2000:]}", file=sys.stderr)
+        print(f"{CHILD_MARK}{type(e).__name__}: {str(e)[-2000:]}", file=sys.stderr)
         sys.exit(CHILD_FAILED)
     sys.exit(0)

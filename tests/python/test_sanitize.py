@@ -38,6 +38,13 @@ def test_the_report_gives_the_error_count_and_its_first_lines():
     race = sanitize.parse_report(RACECHECK)
     assert (race["errors"], race["warnings"]) == (1, 0)
     assert sanitize.parse_report("Traceback: no summary at all\n")["errors"] is None
+    # compute-sanitizer 2025.2.1 on this machine (no CUDA driver) before it gives up: no summary, exit 255.
+    no_driver = ("========= COMPUTE-SANITIZER\n"
+                 "========= Error: Target application terminated before first instrumented API call\n"
+                 "========= Error: couldn't find exit code.\n")
+    parsed = sanitize.parse_report(no_driver)
+    assert parsed["errors"] is None and parsed["report"][1].startswith("Error: Target application terminated")
+    assert sanitize.tool_verdict(255, parsed, False) == "tool_failed"
 
 
 def test_each_runs_outcome_has_its_own_verdict():
@@ -47,6 +54,9 @@ def test_each_runs_outcome_has_its_own_verdict():
     assert sanitize.tool_verdict(sanitize.ERRORS_EXIT, clean, False) == "errors"  # the tool's exit says so
     assert sanitize.tool_verdict(sanitize.CHILD_FAILED, clean, False) == "candidate_failed"
     assert sanitize.tool_verdict(1, none, False) == "tool_failed"
+    # A child that says it failed is the solution's failure even where the tool printed no summary.
+    assert sanitize.tool_verdict(255, none, False, child_failed=True) == "candidate_failed"
+    assert sanitize.tool_verdict(sanitize.ERRORS_EXIT, errors, False, child_failed=True) == "errors"
     assert sanitize.tool_verdict(-9, none, True) == "timeout"
 
 
