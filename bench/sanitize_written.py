@@ -30,12 +30,14 @@ import provenance
 import verify_written
 from ucutlass_cli import REPO
 
+sys.path.insert(0, str(REPO / "python"))
+from ucutlass_harness.sanitize import TOOLS  # noqa: E402  (standard library only)
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("opt_dirs", nargs="+")
-    ap.add_argument("--tool", action="append", choices=["memcheck", "racecheck", "initcheck", "synccheck"],
-                    help="repeatable (default memcheck)")
+    ap.add_argument("--tool", action="append", choices=TOOLS, help="repeatable (default memcheck)")
     ap.add_argument("--budget-s", type=float, default=540.0, help="seconds for every solution together")
     ap.add_argument("--per-solution-s", type=float, default=120.0)
     ap.add_argument("--only", action="append", help="problem name (repeatable): these alone")
@@ -72,10 +74,12 @@ def main():
         cmd = [sys.executable, "-m", "ucutlass_harness", "sanitize", str(verify_written.problem_path(file, d)), str(sol),
                "--timeout", str(timeout), "--ext-cache", str(d / "torch_extensions"), "--json"]
         cmd += [f"--tool={t}" for t in tools] + a.harness_arg
-        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": python_path},
-                              timeout=timeout + 60)
         try:
+            done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": python_path},
+                                  timeout=timeout + 60)
             result = json.loads(done.stdout)
+        except subprocess.TimeoutExpired:  # the harness outlived its own timeout: recorded, the rest go on
+            result = {"verdict": "harness_failed", "stderr_tail": f"no result {timeout + 60:.0f} s after it started"}
         except json.JSONDecodeError:
             result = {"verdict": "harness_failed", "stderr_tail": done.stderr[-2000:]}
         if result.get("format") == "ucutlass-error":

@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 
-from . import cpu_split, kernelbench, problem, results, static_check, tolerance, worker
+from . import cpu_split, kernelbench, problem, results, sanitize, static_check, tolerance, worker
 
 USAGE_ERROR = 2
 
@@ -552,7 +552,6 @@ def cmd_static_check(args):
 
 
 def cmd_sanitize(args):
-    from . import sanitize
     _check_problem(args.problem)
     _require_file(args.solution, "solution")
     tools = args.tool or ["memcheck"]
@@ -659,8 +658,7 @@ def build_parser():
     s = sub.add_parser("sanitize", help="run a solution's forward under compute-sanitizer (memcheck by default)")
     s.add_argument("problem")
     s.add_argument("solution")
-    s.add_argument("--tool", action="append", choices=["memcheck", "racecheck", "initcheck", "synccheck"],
-                   help="repeatable (default memcheck)")
+    s.add_argument("--tool", action="append", choices=sanitize.TOOLS, help="repeatable (default memcheck)")
     s.add_argument("--timeout", type=float, default=600.0, help="seconds for all the tools' runs together")
     s.add_argument("--seed", type=int, default=42)
     s.add_argument("--ext-cache", help="TORCH_EXTENSIONS_DIR where the solution's extension was built")
@@ -683,7 +681,6 @@ def main(argv=None):
     if argv and argv[0] == "_worker":
         worker.worker_main(*argv[1:4])
     if argv and argv[0] == "_sanitize_child":
-        from . import sanitize
         sanitize.child_main(*argv[1:5])
     if argv and argv[0] == "_forkserver":
         from . import forkserver

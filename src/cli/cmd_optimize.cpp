@@ -677,7 +677,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
   // The GPU step: attempts under the budget scheduler (with --plan, its first round only, printed).
   nlohmann::json plan = nlohmann::json::array();  // --plan: the round's picks, most expected gain first
   nlohmann::json plan_remeasures = nlohmann::json::array();  // --plan: the round's re-measurements
-  nlohmann::json plan_left;  // --plan: the attempts the stop rules leave the campaign (sched/attempts_left.h)
+  nlohmann::json plan_left;  // --plan: the attempts the stop rules leave the campaign (report::remaining_attempts)
   if (!gpu_step && !a.plan) {
     skipped_steps.push_back(a.no_gpu ? "GPU evaluation: --no-gpu given" : "GPU evaluation: no GPU on this machine (nvidia-smi found none)");
   } else {
