@@ -27,7 +27,8 @@ that failed its re-measurement is no solution in either figure, nor one of the s
 other inputs than a re-measurement that missed the tolerance (store/discredited.h): the problem's best is its fastest other
 verified attempt (what optimize then writes), as in the store's own suite line. Nor is an attempt whose
 config ran again later as another program (a resume measures a stale best's configs again as today's
-program and writes that): no written solution holds the earlier program.
+program and writes that), or whose kernels ran again later with more after them (the problem's mapping
+gained a kernel since): no written solution holds the earlier program.
 
 --verify takes bench/verify_written.py results (given in order, the last one covering a problem speaks for
 it): a problem they re-measured takes the re-measured speedup (the written solution, eager timed beside it)
@@ -54,6 +55,11 @@ def within_profile_atol(result_json, atol):
     return all((t.get("max_abs_err") or 0.0) <= atol for t in trials if max(t.get("atol") or [atol]) > atol)
 
 
+def extends_config(longer, shorter):
+    """`longer` runs the kernels of `shorter` with more after them (store/config_kernels.h)."""
+    return bool(shorter) and longer.startswith(shorter + "; ") and len(longer) > len(shorter) + 2
+
+
 def read_store(path, profile_atol=None):
     """{problem: {eager_ms, best_ms or None, attempts}} for the problems the store attempted, the store's
     campaign table (its settings) and the names of every problem it holds."""
@@ -67,11 +73,13 @@ def read_store(path, profile_atol=None):
     # longer writes (optimize measures a stale best's configs again as today's program, and writes that).
     latest = {(name, config): h for name, h, config, *_ in attempts}
     best = {}
-    for name, h, config, verdict, ms, result in attempts:
+    for k, (name, h, config, verdict, ms, result) in enumerate(attempts):
         if verdict != "ok":
             continue
         if config and latest[(name, config)] != h:
             continue  # no written solution holds this program, so its time stands for none
+        if config and any(o[0] == name and extends_config(o[2], config) for o in attempts[k + 1:]):
+            continue  # an older mapping's row whose configs ran again as today's (store/superseded.h)
         if (name, h) in failed:
             continue  # its program failed when evaluated again: not a solution (optimize writes the next one)
         if profile_atol is not None and not within_profile_atol(result, profile_atol):

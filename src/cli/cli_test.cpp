@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "exec/subprocess.h"
+#include "store/config_kernels.h"
 #include "store/run_store.h"
 #include "support/sha256.h"
 
@@ -454,6 +455,57 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
   EXPECT_EQ(again.err.find("whose best recorded program today's code writes differently"), std::string::npos) << again.err;
   for (const nlohmann::json& pick : nlohmann::json::parse(again.out, nullptr, false)["plan"])
     EXPECT_FALSE(pick.value("stale_best", true)) << again.out;
+  fs::remove_all(dir);
+}
+
+TEST(Cli, AResumeMeasuresAgainABestOfAnOlderMappingWithFewerKernels) {
+  // Session 30's level2/011: its recorded attempts ran the GEMM alone (the logsumexp in PyTorch), before
+  // the row kernel took the logsumexp. No recorded config is a pick of today's two-kernel lists, so the
+  // resume wrote the ranking's unmeasured pick and stopped near SOL on the old 0.55 ms best. The fastest
+  // such attempt's GEMM config, with the ranking's row kernel, is measured again first instead.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_older_mapping_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string graph = "tests/optimize/graphs/level2_011_gemm_logsumexp.json";
+  ProcessResult first = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                  "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const nlohmann::json plan = nlohmann::json::parse(first.out, nullptr, false)["plan"];
+  ASSERT_EQ(plan.size(), 1u) << first.out;
+  const std::string top = plan[0]["configs"][0].get<std::string>();
+  const std::vector<std::string> kernels = store::config_kernels(top);
+  ASSERT_EQ(kernels.size(), 2u) << top;  // the GEMM, then the row kernel
+  const std::string first_line = read(dir / "o" / "level2_011_gemm_logsumexp" / "modelnew.py").substr(0, 200);
+  const size_t prog = first_line.find("program ");
+  ASSERT_NE(prog, std::string::npos) << first_line;
+  const std::string todays_hash = first_line.substr(prog + 8, 16);
+  auto record = [&](const std::string& hash, const std::string& config, double ms) {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::AttemptRow row = recorded_row("level2_011_gemm_logsumexp", hash, "(a program)", config, "ok", ms, 0.16);
+    ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+  };
+  record("0123456789abcdef", kernels[0], 0.05);  // the older mapping: far under 2x SOL, and faster than eager
+  ProcessResult r = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(), "--plan",
+                              "--batch", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("resuming: 1 problem(s) whose best recorded program today's code writes differently"), std::string::npos)
+      << r.err;
+  const size_t at = r.out.find("level2_011_gemm_logsumexp: its best measured again first");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("    " + top + "\n", at), r.out.find("\n", at) + 1) << r.out;  // GEMM config + the lead's row kernel
+  // Once today's program of it is recorded (slower, 0.09 ms), the older row is superseded: nothing is
+  // stale, and the problem's best is today's program.
+  record(todays_hash, top, 0.09);
+  ProcessResult again = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                  "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.err.find("whose best recorded program today's code writes differently"), std::string::npos) << again.err;
+  for (const nlohmann::json& pick : nlohmann::json::parse(again.out, nullptr, false)["plan"]) {
+    EXPECT_FALSE(pick.value("stale_best", true)) << again.out;
+    if (!pick["best_ms"].is_null()) EXPECT_DOUBLE_EQ(pick["best_ms"].get<double>(), 0.09) << again.out;
+  }
+  EXPECT_NE(read(dir / "o" / "level2_011_gemm_logsumexp" / "modelnew.py").find("program " + todays_hash), std::string::npos);
   fs::remove_all(dir);
 }
 

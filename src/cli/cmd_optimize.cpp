@@ -267,6 +267,25 @@ std::vector<RecordedPick> recorded_picks(const Problem& p, const std::vector<sto
   return picks;
 }
 
+// A recorded attempt of an older mapping of the problem, one with fewer kernels than today's (level2/011's
+// logsumexp ran in PyTorch after its GEMM until the row kernel took it), as a pick in today's ranked lists:
+// its kernels where each is still today's candidate, the ranking's lead for the kernels added since. None
+// where the row has as many kernels as today's mapping or more, or a recorded kernel is no candidate.
+// Such a row is no measurement of anything today's code writes, so it is measured again as this pick
+// (adopt_recorded_best), which then supersedes it (store/superseded.h).
+RecordedPick extended_pick(const Problem& p, const store::AttemptRow& r) {
+  const std::vector<std::string> kernels = store::config_kernels(r.config);
+  if (r.config.empty() || kernels.size() >= p.candidates.size()) return std::nullopt;
+  std::vector<size_t> pick = best_honest_pick(p);
+  for (size_t g = 0; g < kernels.size(); ++g) {
+    const auto& list = p.candidates[g];
+    auto it = std::find_if(list.begin(), list.end(), [&](const auto& c) { return c.config.summary() == kernels[g]; });
+    if (it == list.end()) return std::nullopt;
+    pick[g] = static_cast<size_t>(it - list.begin());
+  }
+  return pick;
+}
+
 // A resumed campaign's recorded attempts (`picks`: recorded_picks of `rows`), folded into p.measured up
 // front: the refinement walks on from what was measured, and the scheduler's expectation of the next
 // attempt is calibrated on the problem's best (search/next_expectation.h). Folding only the recorded
@@ -320,7 +339,9 @@ bool written_remeasured_not_faster(const store::RunStore& store, const Problem& 
 // first pick; a program in `failed` (its re-measurement failed) is passed over. A faster recorded
 // attempt whose program today's code writes differently (the emitted code changed since) is no
 // measurement of what would be written: the fastest such pick is measured again first (p.remeasure).
-// Returns whether there is one.
+// So is a faster recorded attempt of an older mapping with fewer kernels (extended_pick): session 30's
+// level2/011 had two such attempts only (0.55 ms best), so the ranking's unmeasured pick stayed written
+// while the store's best said 5.2x; its written program re-measured 4.4x. Returns whether there is one.
 bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks,
                          const std::string& cutlass_dir, const std::set<std::string>& failed) {
   std::vector<size_t> order(rows.size());
@@ -328,9 +349,11 @@ bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows,
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a].time_ms < rows[b].time_ms; });
   for (size_t k : order) {
     const store::AttemptRow& r = rows[k];
-    if (r.verdict != "ok" || r.time_ms <= 0 || !picks[k] || failed.count(r.hash)) continue;
+    if (r.verdict != "ok" || r.time_ms <= 0 || failed.count(r.hash)) continue;
+    const RecordedPick pick = picks[k] ? picks[k] : extended_pick(p, r);
+    if (!pick) continue;
     const solution::SolutionFiles sf =
-        solution::make_solution(p.source, p.graph, p.matches.gemms, configs_of(p, *picks[k]), cutlass_dir);
+        solution::make_solution(p.source, p.graph, p.matches.gemms, configs_of(p, *pick), cutlass_dir);
     if (!sf.error.empty()) continue;
     if (sf.hash == r.hash) {
       write_solution(p, sf, r.time_ms, false);
@@ -340,7 +363,7 @@ bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows,
     // for it below. Marking it stale again put level2/002's and four other problems first in every
     // round of session 18's plans, for a pick that was then found settled.
     const bool remeasured = std::any_of(rows.begin(), rows.end(), [&](const store::AttemptRow& o) { return o.hash == sf.hash; });
-    if (!p.remeasure && !remeasured) p.remeasure = picks[k];
+    if (!p.remeasure && !remeasured) p.remeasure = pick;
   }
   return p.remeasure.has_value();
 }

@@ -25,4 +25,9 @@ std::string config_text(const std::vector<std::string>& kernels) {
   return out;
 }
 
+bool extends_config(const std::string& longer, const std::string& shorter) {
+  return !shorter.empty() && longer.size() > shorter.size() + kSeparatorLength &&
+         longer.compare(0, shorter.size(), shorter) == 0 && longer.compare(shorter.size(), kSeparatorLength, kSeparator) == 0;
+}
+
 }  // namespace ucutlass::store

@@ -14,4 +14,7 @@ std::vector<std::string> config_kernels(const std::string& config);
 // The config text of kernels with these summaries.
 std::string config_text(const std::vector<std::string>& kernels);
 
+// Whether `longer` runs the kernels of `shorter`, in order, with one or more kernels after them.
+bool extends_config(const std::string& longer, const std::string& shorter);
+
 }  // namespace ucutlass::store

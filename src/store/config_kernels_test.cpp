@@ -18,5 +18,15 @@ TEST(ConfigKernels, SplitsOnTheSeparatorAndJoinsBack) {
   EXPECT_EQ(config_text({}), "");
 }
 
+TEST(ConfigKernels, AConfigExtendsAnotherWhenItRunsItsKernelsWithMoreAfterThem) {
+  const std::string gemm = "sm90a tf32 a=row b=col 128x128x32 c2x1x1 cooperative persistent";
+  EXPECT_TRUE(extends_config(gemm + "; sm90a rows access 4 threads 128", gemm));
+  EXPECT_FALSE(extends_config(gemm, gemm));
+  EXPECT_FALSE(extends_config(gemm + " fused 1", gemm));  // another config of the same kernel
+  EXPECT_FALSE(extends_config(gemm + "; ", gemm));          // no kernel after the separator
+  EXPECT_FALSE(extends_config("sm90a rows access 4 threads 128; " + gemm, gemm));
+  EXPECT_FALSE(extends_config(gemm, ""));
+}
+
 }  // namespace
 }  // namespace ucutlass::store

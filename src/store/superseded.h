@@ -13,7 +13,9 @@
 namespace ucutlass::store {
 
 // One flag per row of `rows` (one problem's attempts in the order they were made): true where a later
-// row has the same config text and another hash. A row without config text is never superseded.
+// row has the same config text and another hash, or a later row's config text runs this row's kernels
+// with more after them (the problem's mapping gained a kernel since, level2/011's row kernel: that row
+// is today's program of this row's configs). A row without config text is never superseded.
 std::vector<bool> superseded_attempts(const std::vector<AttemptRow>& rows);
 
 }  // namespace ucutlass::store

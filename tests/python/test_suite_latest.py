@@ -150,6 +150,17 @@ def test_a_config_measured_again_as_todays_program_stands_by_that_program(tmp_pa
     assert math.isclose(d["suite_geomean_remeasured"], (1.6 * 1.0) ** (1 / 2))
 
 
+def test_an_older_mappings_row_stands_by_its_configs_measured_again_with_a_kernel_added(tmp_path):
+    # level2/011: its GEMM alone ran at 1.0 ms (logsumexp in PyTorch); today's mapping adds the row kernel,
+    # and that GEMM config with it runs 2.0 ms: the written solution is today's, so a is 2x, not 4x. b's
+    # later row runs another GEMM config, so its older 1.0 ms row stands.
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 3.0},
+                 [("a", "ok", 1.0, "old", "{}", "gemm 1"), ("a", "ok", 2.0, "new", "{}", "gemm 1; rows 4"),
+                  ("b", "ok", 1.0, "old", "{}", "gemm 1"), ("b", "ok", 2.0, "new", "{}", "gemm 2; rows 4")])
+    rows = {p["problem"]: p for p in suite_of(path, tmp_path / "suite.json")["problems"]}
+    assert rows["a"]["best_ms"] == 2.0 and rows["b"]["best_ms"] == 1.0
+
+
 def test_a_tolerance_miss_discredits_its_paths_passes_on_other_inputs(tmp_path):
     # a (store/discredited.h): the fastest K-stacked program passed on an older draw and missed the tolerance
     # when re-measured on today's; its K-stacked twin from the same older draw goes too, the sm80 program and
