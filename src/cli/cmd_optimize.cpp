@@ -1156,7 +1156,8 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       const fs::path report = problems[i].dir / "report.txt";
       if (!rows.empty() && fs::exists(report))
         write_text(report, report::with_measured_section(read_text(report.string()),
-                                                         report::measured_section(rows, problems[i].sol_ms, store->confirmations(problems[i].name))));
+                                                         report::measured_section(rows, problems[i].sol_ms, store->confirmations(problems[i].name),
+                                                                                  report::standing_attempts(*store, problems[i].name, rows))));
     }
   }
 

@@ -3,6 +3,8 @@
 #include <map>
 #include <sstream>
 
+#include "report/store_outcomes.h"
+
 namespace ucutlass::report {
 
 namespace {
@@ -25,16 +27,20 @@ std::string versus(const char* what, double base_ms, double best_ms) {
 }  // namespace
 
 std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms,
-                             const std::vector<store::ConfirmationRow>& remeasured) {
+                             const std::vector<store::ConfirmationRow>& remeasured, const std::vector<bool>& standing) {
   std::ostringstream o;
   std::map<std::string, int> verdicts;
   const store::AttemptRow* best = nullptr;
   double eager = 0, compile = 0;
-  for (const store::AttemptRow& r : rows) {
+  size_t verified = 0;
+  for (size_t k = 0; k < rows.size(); ++k) {
+    const store::AttemptRow& r = rows[k];
     ++verdicts[r.verdict];
     if (r.eager_ms > 0) eager = r.eager_ms;
     if (r.compile_ms > 0) compile = r.compile_ms;
-    if (r.verdict == "ok" && r.time_ms > 0 && (!best || r.time_ms < best->time_ms)) best = &r;
+    const bool ok = r.verdict == "ok" && r.time_ms > 0;
+    verified += ok;
+    if (ok && (standing.empty() || standing[k]) && (!best || r.time_ms < best->time_ms)) best = &r;
   }
   o << kMeasuredHeading << ": " << rows.size() << " attempt(s) (";
   bool first = true;
@@ -44,7 +50,9 @@ std::string measured_section(const std::vector<store::AttemptRow>& rows, double 
   }
   o << ")\n";
   if (!best) {
-    o << "  no verified attempt: modelnew.py is the unmeasured best-ranked solution\n";
+    o << (verified ? "  no verified attempt stands (each failed a re-measurement or its config now runs as another program): "
+                   : "  no verified attempt: ")
+      << "modelnew.py is the unmeasured best-ranked solution\n";
     return o.str();
   }
   o << "  best: attempt " << best->seq << ", " << fixed(best->time_ms, 4) << " ms  " << best->config << "\n";
@@ -54,10 +62,16 @@ std::string measured_section(const std::vector<store::AttemptRow>& rows, double 
   for (const store::ConfirmationRow& c : remeasured) {
     if (c.hash != best->hash) continue;
     o << "  re-measured as the written solution (" << fixed(c.timing_min_ms, 0) << " ms window): ";
-    if (c.verdict == "ok" && c.time_ms > 0)
-      o << fixed(c.time_ms, 4) << " ms, " << fixed(c.time_ms / best->time_ms, 3) << " of the attempt's time"
-        << (eager > 0 ? ", " + fixed(eager / c.time_ms, 2) + "x vs eager" : "") << "\n";
-    else
+    if (c.verdict == "ok" && c.time_ms > 0) {
+      // Eager timed beside the re-measurement (same worker, same inputs) is the ratio of one run.
+      const double beside = eager_beside_ms(c), base = beside > 0 ? beside : eager;
+      o << fixed(c.time_ms, 4) << " ms, " << fixed(c.time_ms / best->time_ms, 3) << " of the attempt's time";
+      if (base > 0)
+        o << ", " << fixed(base / c.time_ms, 2) << "x vs eager"
+          << (beside > 0 ? " timed beside it (" + fixed(beside, 4) + " ms)" : "")
+          << (base / c.time_ms > 1 ? "" : "  (slower: not a win)");
+      o << "\n";
+    } else
       o << c.verdict << ": it failed there\n";
   }
   return o.str();

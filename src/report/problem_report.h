@@ -17,9 +17,15 @@ inline constexpr const char* kMeasuredHeading = "measured on the GPU";
 // `sol_ms` is the problem's t_SOL; eager and torch.compile times come from the
 // rows (each attempt records the baseline it was judged against).
 // `remeasured`: the problem's re-measurements (store::ConfirmationRow); the best attempt's, if any, gets a
-// line of its own with the speedup a user re-running the written solution sees.
+// line of its own with the speedup a user re-running the written solution sees, against eager timed
+// beside it where it was, and "not a win" where that is not above 1x whatever the attempt measured.
+// `standing`: one flag per row, which attempts can stand for the written solution
+// (report::standing_attempts); the best is the fastest of those, so the report speaks of the program
+// written, not of a faster one a failed re-measurement discredited or today's code writes differently.
+// Empty: every verified row stands.
 std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms,
-                             const std::vector<store::ConfirmationRow>& remeasured = {});
+                             const std::vector<store::ConfirmationRow>& remeasured = {},
+                             const std::vector<bool>& standing = {});
 
 // `report` with its measured section (if any) replaced by `section`.
 std::string with_measured_section(const std::string& report, const std::string& section);

@@ -54,6 +54,34 @@ TEST(ProblemReport, TheBestsReMeasurementHasItsOwnLine) {
             std::string::npos);
 }
 
+// Session 26's kernelbench level2/025: 1.35x as an attempt, 0.99x re-measured against eager timed beside
+// it. The user re-running the solution sees no win, so the report says so.
+TEST(ProblemReport, AReMeasurementNoFasterThanEagerBesideItIsNotAWin) {
+  std::vector<store::AttemptRow> rows = {row(1, "ok", 0.4062, "a")};
+  rows[0].hash = "h";
+  rows[0].eager_ms = 0.5486;
+  const std::string beside = R"({"timing": {"eager": {"median_ms": 0.626}}})";
+  EXPECT_EQ(measured_section(rows, 0, {{0, "p", "h", "ok", 0.6311, 1000, beside, 1}}),
+            "measured on the GPU: 1 attempt(s) (ok 1)\n"
+            "  best: attempt 1, 0.4062 ms  a\n"
+            "  vs eager 0.5486 ms: 1.35x\n"
+            "  vs torch.compile 1.2000 ms: 2.95x\n"
+            "  re-measured as the written solution (1000 ms window): 0.6311 ms, 1.554 of the attempt's time, "
+            "0.99x vs eager timed beside it (0.6260 ms)  (slower: not a win)\n");
+}
+
+// The best the report names is the written solution's: not a faster attempt whose config today's code
+// writes as another program (level2/011's GEMM-only attempt before its row kernel), nor one discredited.
+TEST(ProblemReport, TheBestIsTheFastestAttemptThatStands) {
+  const std::vector<store::AttemptRow> rows = {row(1, "ok", 0.5524, "gemm"), row(2, "ok", 0.6432, "gemm + row")};
+  const std::string section = measured_section(rows, 0, {}, {false, true});
+  EXPECT_NE(section.find("  best: attempt 2, 0.6432 ms  gemm + row\n"), std::string::npos) << section;
+  EXPECT_EQ(measured_section(rows, 0, {}, {false, false}),
+            "measured on the GPU: 2 attempt(s) (ok 2)\n"
+            "  no verified attempt stands (each failed a re-measurement or its config now runs as another program): "
+            "modelnew.py is the unmeasured best-ranked solution\n");
+}
+
 TEST(ProblemReport, NothingVerified) {
   EXPECT_EQ(measured_section({row(1, "compile_error", 0, "x")}, 1),
             "measured on the GPU: 1 attempt(s) (compile_error 1)\n"

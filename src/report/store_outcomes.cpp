@@ -22,6 +22,19 @@ bool remeasured_not_faster(const store::ConfirmationRow& c) {
   return c.verdict == "ok" && c.time_ms > 0 && eager > 0 && c.time_ms >= eager;
 }
 
+std::vector<bool> standing_attempts(const store::RunStore& store, const std::string& problem,
+                                    const std::vector<store::AttemptRow>& rows) {
+  // A program whose re-measurement failed is not the problem's best (optimize writes the next one), nor
+  // one of the same math path that passed on other inputs than a re-measurement that missed the tolerance.
+  const std::set<std::string> failed = store::discredited_programs(store, problem).programs;
+  // A config that ran again later as today's program stands by that program.
+  const std::vector<bool> superseded = store::superseded_attempts(rows);
+  std::vector<bool> out(rows.size());
+  for (size_t k = 0; k < rows.size(); ++k)
+    out[k] = rows[k].verdict == "ok" && rows[k].time_ms > 0 && !failed.count(rows[k].hash) && !superseded[k];
+  return out;
+}
+
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns) {
   std::vector<ProblemOutcome> out;
   const std::vector<store::ConfirmationRow> confirmations = store.confirmations();
@@ -29,15 +42,7 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Re
     ProblemOutcome o{p.name, p.sol_ms, p.eager_ms, p.compile_ms, {}, std::nullopt};
     // Baselines are measured again by every eval; the problem row may predate them.
     const std::vector<store::AttemptRow> rows = store.attempts(p.name);
-    // A program whose re-measurement failed is not the problem's best (optimize writes the next one), nor
-    // one of the same math path that passed on other inputs than a re-measurement that missed the tolerance.
-    const std::set<std::string> failed = store::discredited_programs(store, p.name).programs;
-    // A config that ran again later as today's program stands by that program (store/superseded.h).
-    const std::vector<bool> superseded = store::superseded_attempts(rows);
-    auto counts = [&](size_t k) {
-      const store::AttemptRow& a = rows[k];
-      return a.verdict == "ok" && a.time_ms > 0 && !failed.count(a.hash) && !superseded[k];
-    };
+    const std::vector<bool> stands_for_solution = standing_attempts(store, p.name, rows);
     std::map<std::string, size_t> latest;  // folded: config -> its last run, the one that stands
     if (reruns == Reruns::folded)
       for (size_t k = 0; k < rows.size(); ++k)
@@ -56,7 +61,7 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Re
         stands = latest[rows[k].config];
       }
       const store::AttemptRow& a = rows[stands];
-      const bool ok = counts(stands);
+      const bool ok = stands_for_solution[stands];
       o.attempts.push_back(ok ? std::optional<double>(a.time_ms) : std::nullopt);
       if (ok && (!best || a.time_ms < best->time_ms)) best = &a;
     }

@@ -26,6 +26,13 @@ enum class Reruns {
 
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns = Reruns::each_counts);
 
+// One flag per row of `rows` (`problem`'s attempts in the order they were made): true where the attempt
+// can stand for a written solution: verdict "ok" with a time, its program not discredited by a failed
+// re-measurement (store/discredited.h), its config not run later as another program (store/superseded.h).
+// The problem's best is the fastest of these, for the summary and the report alike.
+std::vector<bool> standing_attempts(const store::RunStore& store, const std::string& problem,
+                                    const std::vector<store::AttemptRow>& rows);
+
 // Eager's time in a re-measurement's own result (the optimizer times it beside each one); 0 when not.
 double eager_beside_ms(const store::ConfirmationRow& c);
 

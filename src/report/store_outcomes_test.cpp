@@ -141,6 +141,23 @@ TEST(StoreOutcomes, AProgramThatFailedItsReMeasurementIsNotTheBest) {
   std::filesystem::remove(path);
 }
 
+TEST(StoreOutcomes, StandingAttemptsAreThoseAWrittenSolutionCanHold) {
+  // One flag per row: not a failed verdict, not a program whose re-measurement failed, not a config run
+  // again later as another program. report.txt's best is the fastest of these (report/problem_report.h).
+  std::string path;
+  auto s = fresh_store("standing_", &path);
+  ASSERT_TRUE(s);
+  ASSERT_TRUE(s->upsert_problem({"a", "a.py", 0.5, 2, 0, "open"}));
+  for (auto [hash, verdict, ms, config] :
+       {std::tuple{"bad", "incorrect", 0.1, "cfg 0"}, {"failed", "ok", 0.2, "cfg 1"}, {"old", "ok", 0.3, "cfg 2"},
+        {"new", "ok", 0.4, "cfg 2"}, {"other", "ok", 0.5, "cfg 3"}})
+    ASSERT_TRUE(record(*s, "a", hash, verdict, ms, config));
+  store::ConfirmationRow failed{0, "a", "failed", "incorrect", 0, 1000, "{}", 1};
+  ASSERT_TRUE(s->record_confirmation(failed));
+  EXPECT_EQ(standing_attempts(*s, "a", s->attempts("a")), (std::vector<bool>{false, false, false, true, true}));
+  std::filesystem::remove(path);
+}
+
 TEST(StoreOutcomes, AConfigMeasuredAgainAsTodaysProgramStandsByThatProgram) {
   // A resume measured a stale best's configs again (today's code writes them as another program): the
   // earlier, faster time is of a program no written solution holds, so the later one is the best, and

@@ -151,9 +151,9 @@ std::string summary_text(const SuiteSummary& s) {
     o << printf_string(
         "re-measured (each best's program evaluated again as the written solution): %d of %d verified passed again, "
         "%d failed there, %d not yet; with those times vs eager (timed beside %d of them, else the store's): "
-        "geomean %.3fx over %d, suite geomean %.3fx\n",
+        "geomean %.3fx over %d, suite geomean %.3fx; wins (> 1x) %d\n",
         s.remeasured, s.verified, s.remeasured_failed, s.remeasure_pending, s.remeasured_eager_beside,
-        s.eager_remeasured.geomean, s.eager_remeasured.counted, s.eager_remeasured.suite_geomean);
+        s.eager_remeasured.geomean, s.eager_remeasured.counted, s.eager_remeasured.suite_geomean, s.eager_remeasured.wins);
   }
   if (s.sol_counted > 0) {
     o << printf_string("SOL fraction t_SOL/t_best: median %.3f over %d; %d faster than the bound (violations)\n",

@@ -75,7 +75,7 @@ TEST(SuiteSummary, ReMeasuredFiguresReplaceEachBestWithItsReMeasurement) {
   EXPECT_NEAR(s.eager.geomean, std::cbrt(2.5 * 2.0 * 0.5), 1e-12);
   EXPECT_NE(summary_text(s).find("re-measured (each best's program evaluated again as the written solution): 1 of 3 verified "
                                  "passed again, 1 failed there, 1 not yet; with those times vs eager (timed beside 0 of them, else the store's): geomean 1.000x over 2, "
-                                 "suite geomean 1.000x\n"),
+                                 "suite geomean 1.000x; wins (> 1x) 1\n"),
             std::string::npos)
       << summary_text(s);
   EXPECT_EQ(summary_json(s)["remeasured"]["failed"], 1);

@@ -135,6 +135,16 @@ def test_a_remeasurement_with_eager_timed_beside_it_takes_that_ratio(tmp_path):
     assert rows["a"]["remeasured"]["eager"] == "beside" and rows["c"]["remeasured"]["eager"] == "store"
 
 
+def test_a_win_whose_remeasurement_was_no_faster_than_eager_is_no_win_once_re_measured(tmp_path):
+    # a: 1.35x as an attempt, re-measured 0.99x against eager beside it (kernelbench level2/025); b: 2x, never
+    # re-measured; c: 0.9x. The stores' figure counts a and b as wins, the re-measured one b alone.
+    path = store(tmp_path / "s.sqlite", {"a": 0.5486, "b": 2.0, "c": 0.9},
+                 [("a", "ok", 0.4062, "fast"), ("b", "ok", 1.0), ("c", "ok", 1.0)],
+                 [("a", "fast", "ok", 0.6311, json.dumps({"speedup": {"vs_eager": 0.99}}))])
+    d = suite_of(path, tmp_path / "suite.json")
+    assert d["wins"] == 2 and d["wins_remeasured"] == 1
+
+
 def test_a_config_measured_again_as_todays_program_stands_by_that_program(tmp_path):
     # a: its config "c1" ran first as program old (1.0 ms), then again as today's program new (2.0 ms,
     # re-measured 2.5): no written solution holds old, so a is 2x in the stores' figure and 1.6x
