@@ -35,6 +35,14 @@ it): a problem they re-measured takes the re-measured speedup (the written solut
 instead of the store's fastest attempt, and counts 1x if its written solution failed there. A store's
 fastest of many single measurements is biased low (bench/measurement_drift.py); the figure with --verify
 says what the written solutions do when measured again. Both figures are reported.
+
+--written takes `ucutlass optimize` output folders holding the solutions written now (`campaign_call.py
+prepare`'s, made with today's code on the CPU): a third figure in which each problem counts at the
+measurement of the very program its modelnew.py holds (the store's re-measurement of it, else a --verify
+run's, else its attempt's own time), 1x where that program was never measured, failed, or nothing is
+written. Where today's code writes another program than the store's best (an older mapping's attempt,
+v0.1 level2/010's GEMM with softmax in PyTorch; an attention config whose text has changed), the first two
+figures still count the best and this one does not.
 """
 import argparse
 import hashlib
@@ -195,12 +203,70 @@ def read_verify(paths):
     return out
 
 
+def read_written(dirs):
+    """{problem: program hash} of the solutions written under `ucutlass optimize` output folders, read from
+    each modelnew.py's first lines ("ucutlass solution for NAME: program HASH")."""
+    out = {}
+    for d in dirs:
+        for m in sorted(pathlib.Path(d).glob("*/modelnew.py")):
+            found = re.search(r"program ([0-9a-f]{16})", m.read_text()[:400])
+            if found:
+                out[m.parent.name] = found.group(1)
+    return out
+
+
+def read_verify_by_program(paths):
+    """{(problem, written program hash): {verdict, speedup}} from bench/verify_written.py results, the last one
+    per pair."""
+    out = {}
+    for path in paths:
+        for row in json.loads(pathlib.Path(path).read_text())["rows"]:
+            if row.get("written_hash"):
+                out[(row["problem"], row["written_hash"])] = {"verdict": row.get("verdict"),
+                                                              "speedup": row.get("speedup_vs_eager")}
+    return out
+
+
+def written_measurement(store, problem, program, eager_ms, verified):
+    """(source, speedup) of `program`, the solution written for `problem`: the store's re-measurement of it
+    (eager timed beside it where it was), else a verify run's evaluation of it, else its attempt's own time
+    (one draw in a shorter window, the fastest of many biased low), else "unmeasured" at 1x. A program that
+    failed there counts 1x ("failed")."""
+    db = sqlite3.connect(f"file:{store}?immutable=1", uri=True)
+    try:
+        again = db.execute("select verdict, time_ms, result_json from confirmations where problem = ? and hash = ? "
+                           "order by id desc limit 1", (problem, program)).fetchone()
+    except sqlite3.OperationalError:  # a store from before re-measurements
+        again = None
+    attempt = db.execute("select min(time_ms) from attempts where problem = ? and hash = ? and verdict = 'ok' "
+                         "and time_ms > 0", (problem, program)).fetchone()[0]
+    db.close()
+    if again:
+        verdict, ms, result = again
+        if verdict != "ok" or not ms:
+            return "failed", 1.0
+        try:
+            beside = (json.loads(result or "{}").get("speedup") or {}).get("vs_eager")
+        except json.JSONDecodeError:
+            beside = None
+        return "store re-measurement", beside or eager_ms / ms
+    row = verified.get((problem, program))
+    if row:
+        ok = row["verdict"] == "ok" and row["speedup"]
+        return ("verify run", row["speedup"]) if ok else ("failed", 1.0)
+    if attempt and eager_ms > 0:
+        return "attempt", eager_ms / attempt
+    return "unmeasured", 1.0
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("stores", nargs="+", help="campaign stores, oldest first")
     ap.add_argument("--out", help="write the JSON here")
     ap.add_argument("--profile-atol", type=float, help="only attempts within this atol where the harness widened it")
     ap.add_argument("--verify", nargs="+", default=[], help="bench/verify_written.py results: re-measured speedups")
+    ap.add_argument("--written", nargs="+", default=[],
+                    help="ucutlass optimize output folders (e.g. campaign_call.py prepare's): the figure of the solutions written there")
     args = ap.parse_args(argv)
     latest, suite, sources = {}, set(), []
     for path in args.stores:
@@ -258,6 +324,26 @@ def main(argv):
         print(f"with the {len(remeasured)} problem(s) re-measured (stores, verify runs) taking their re-measured speedup "
               f"({beside} of them against eager timed beside the re-measurement, the rest the store's eager): "
               f"geomean vs eager {remeasured_geomean:.3f}x, wins {wins_remeasured}")
+    written_logs, written_sources, wins_written = [], {}, 0
+    if args.written:
+        written = read_written(args.written)
+        verified_programs = read_verify_by_program(args.verify)
+        for r in table:
+            program = written.get(r["problem"])
+            if not program:
+                source, speedup = "none written", 1.0
+            elif not r["store"]:
+                source, speedup = "unmeasured", 1.0
+            else:
+                source, speedup = written_measurement(r["store"], r["problem"], program, r["eager_ms"], verified_programs)
+            r["written"] = {"program": program, "source": source, "speedup": speedup}
+            written_sources[source] = written_sources.get(source, 0) + 1
+            written_logs.append(math.log(speedup))
+            wins_written += source not in ("none written", "unmeasured", "failed") and speedup > 1.0
+        written_geomean = math.exp(sum(written_logs) / len(written_logs))
+        print(f"written solutions ({len(written)} under {len(args.written)} folder(s)), each at its own program's "
+              f"measurement ({', '.join(f'{n} {k}' for k, n in sorted(written_sources.items()))}; unmeasured, "
+              f"failed and none written as 1x): geomean vs eager {written_geomean:.3f}x, wins {wins_written}")
     if args.out:
         report = {"kind": "ucutlass-suite-latest", "date": provenance.now().isoformat(), **provenance.command(),
                   "git": provenance.git_state(), "sources": sources, "problems": table,
@@ -265,6 +351,9 @@ def main(argv):
                   "wins": wins, "profile_atol": args.profile_atol,
                   "verify": [str(v) for v in args.verify], "remeasured_problems": len(remeasured),
                   "remeasured_eager_beside": beside, "wins_remeasured": wins_remeasured,
+                  "written_dirs": [str(d) for d in args.written],
+                  "suite_geomean_written": math.exp(sum(written_logs) / len(written_logs)) if written_logs else None,
+                  "written_sources": written_sources, "wins_written": wins_written if args.written else None,
                   "suite_geomean_remeasured": remeasured_geomean if remeasured else None, "note": "latest measurement per problem across the stores (bench/suite_latest.py); "
                                         "not one campaign"}
         pathlib.Path(args.out).write_text(json.dumps(report, indent=1) + "\n")

@@ -506,6 +506,20 @@ TEST(Cli, AResumeMeasuresAgainABestOfAnOlderMappingWithFewerKernels) {
     if (!pick["best_ms"].is_null()) EXPECT_DOUBLE_EQ(pick["best_ms"].get<double>(), 0.09) << again.out;
   }
   EXPECT_NE(read(dir / "o" / "level2_011_gemm_logsumexp" / "modelnew.py").find("program " + todays_hash), std::string::npos);
+  // v0.1 level2/027's store: the older row's extension ran with another row kernel than today's lead.
+  // That row supersedes it as well, so the lead's program of it is owed no measurement: nothing is stale.
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // (A row kernel no candidate of today's: were it one, today's program of the row would be owed a
+  // measurement in its own right, its hash not being this row's.)
+  record("0123456789abcdef", kernels[0], 0.05);
+  record("fedcba9876543210", kernels[0] + "; sm90a rows access 2 threads 999 items 1 splits 1", 0.09);
+  ProcessResult extended = ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(),
+                                     "--plan", "--batch", "1", "--json"});
+  ASSERT_EQ(extended.exit_code, 0) << extended.err;
+  EXPECT_EQ(extended.err.find("whose best recorded program today's code writes differently"), std::string::npos) << extended.err;
+  for (const nlohmann::json& pick : nlohmann::json::parse(extended.out, nullptr, false)["plan"])
+    EXPECT_FALSE(pick.value("stale_best", true)) << extended.out;
   fs::remove_all(dir);
 }
 

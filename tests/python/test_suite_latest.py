@@ -230,3 +230,27 @@ def test_the_store_outcomes_of_ucutlass_and_suite_latest_agree_problem_by_proble
         assert math.isclose(speedup, py[name], rel_tol=1e-9), (name, speedup, py[name])
     best = {p["problem"]: p.get("best_ms") for p in suite_of(path, tmp_path / "suite.json")["problems"]}
     assert math.isclose(best["level1_016_gemv"], 0.5997, rel_tol=1e-3)  # the SIMT program, both sm80 tf32x3 ones gone
+
+
+def test_written_figure_counts_each_problem_at_its_written_programs_own_measurement(tmp_path):
+    # a: written program fa57 re-measured (eager beside: 3.6x); b: written 2e3 never measured although its
+    # store best 01d (an older mapping's) says 4x: 1x here; c: written c1 measured as an attempt only (2x);
+    # d: nothing written (1x); e: written bad, whose re-measurement failed (1x). Hashes are 16 hex digits.
+    h = {k: f"{k:0<16}" for k in ("fa57", "01d", "2e3", "c1", "d1", "bad")}
+    path = store(tmp_path / "s.sqlite", {"a": 4.0, "b": 4.0, "c": 2.0, "d": 2.0, "e": 2.0},
+                 [("a", "ok", 1.0, h["fa57"]), ("b", "ok", 1.0, h["01d"]), ("c", "ok", 1.0, h["c1"]),
+                  ("d", "ok", 1.0, h["d1"]), ("e", "ok", 1.0, h["bad"])],
+                 [("a", h["fa57"], "ok", 1.25, json.dumps({"speedup": {"vs_eager": 3.6}})), ("e", h["bad"], "incorrect", 0)])
+    out = tmp_path / "out"
+    for name, program in {"a": "fa57", "b": "2e3", "c": "c1", "e": "bad"}.items():
+        (out / name).mkdir(parents=True)
+        (out / name / "modelnew.py").write_text(f"# ucutlass solution for {name}: program {h[program]}\n")
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(path), "--written", str(out),
+                        "--out", str(tmp_path / "suite.json")], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads((tmp_path / "suite.json").read_text())
+    rows = {p["problem"]: p["written"] for p in d["problems"]}
+    assert [rows[k]["source"] for k in "abcde"] == ["store re-measurement", "unmeasured", "attempt", "none written", "failed"]
+    assert math.isclose(d["suite_geomean_written"], (3.6 * 1 * 2 * 1 * 1) ** (1 / 5))
+    assert d["wins_written"] == 2 and d["written_sources"]["unmeasured"] == 1
+    assert "written solutions (4 under 1 folder(s))" in r.stdout
