@@ -194,12 +194,16 @@ def read_remeasurements(db):
     return out
 
 
-def read_verify(paths):
-    """{problem: {verdict, speedup, file}} from bench/verify_written.py results, the last one per problem."""
+def read_verify(paths, by_program=False):
+    """{problem: {verdict, speedup, file}} from bench/verify_written.py results, the last one per problem;
+    by_program: keyed by (problem, written program hash) instead, the last one per pair."""
     out = {}
     for path in paths:
         for row in json.loads(pathlib.Path(path).read_text())["rows"]:
-            out[row["problem"]] = {"verdict": row.get("verdict"), "speedup": row.get("speedup_vs_eager"), "file": str(path)}
+            if by_program and not row.get("written_hash"):
+                continue
+            key = (row["problem"], row["written_hash"]) if by_program else row["problem"]
+            out[key] = {"verdict": row.get("verdict"), "speedup": row.get("speedup_vs_eager"), "file": str(path)}
     return out
 
 
@@ -212,18 +216,6 @@ def read_written(dirs):
             found = re.search(r"program ([0-9a-f]{16})", m.read_text()[:400])
             if found:
                 out[m.parent.name] = found.group(1)
-    return out
-
-
-def read_verify_by_program(paths):
-    """{(problem, written program hash): {verdict, speedup}} from bench/verify_written.py results, the last one
-    per pair."""
-    out = {}
-    for path in paths:
-        for row in json.loads(pathlib.Path(path).read_text())["rows"]:
-            if row.get("written_hash"):
-                out[(row["problem"], row["written_hash"])] = {"verdict": row.get("verdict"),
-                                                              "speedup": row.get("speedup_vs_eager")}
     return out
 
 
@@ -324,10 +316,10 @@ def main(argv):
         print(f"with the {len(remeasured)} problem(s) re-measured (stores, verify runs) taking their re-measured speedup "
               f"({beside} of them against eager timed beside the re-measurement, the rest the store's eager): "
               f"geomean vs eager {remeasured_geomean:.3f}x, wins {wins_remeasured}")
-    written_logs, written_sources, wins_written = [], {}, 0
+    written_logs, written_sources, wins_written, written_geomean = [], {}, 0, None
     if args.written:
         written = read_written(args.written)
-        verified_programs = read_verify_by_program(args.verify)
+        verified_programs = read_verify(args.verify, by_program=True)
         for r in table:
             program = written.get(r["problem"])
             if not program:
@@ -352,7 +344,7 @@ def main(argv):
                   "verify": [str(v) for v in args.verify], "remeasured_problems": len(remeasured),
                   "remeasured_eager_beside": beside, "wins_remeasured": wins_remeasured,
                   "written_dirs": [str(d) for d in args.written],
-                  "suite_geomean_written": math.exp(sum(written_logs) / len(written_logs)) if written_logs else None,
+                  "suite_geomean_written": written_geomean,
                   "written_sources": written_sources, "wins_written": wins_written if args.written else None,
                   "suite_geomean_remeasured": remeasured_geomean if remeasured else None, "note": "latest measurement per problem across the stores (bench/suite_latest.py); "
                                         "not one campaign"}

@@ -344,16 +344,17 @@ bool written_remeasured_not_faster(const store::RunStore& store, const Problem& 
 // while the store's best said 5.2x; its written program re-measured 4.4x. Returns whether there is one.
 bool adopt_recorded_best(Problem& p, const std::vector<store::AttemptRow>& rows, const std::vector<RecordedPick>& picks,
                          const std::string& cutlass_dir, const std::set<std::string>& failed) {
-  // A row a later one superseded (store/superseded.h) was measured again already, as that row: an older
-  // mapping's row whose extension ran with another row kernel than today's lead (v0.1 level2/027) is not
-  // stale for want of the lead's program, which would be measured once more on every resume.
-  const std::vector<bool> superseded = store::superseded_attempts(rows);
+  // Only an attempt that can stand for a written solution (report::standing_attempts, the summary's
+  // rule): a row a later one superseded (store/superseded.h) was measured again already, as that row, so an
+  // older mapping's row whose extension ran with another row kernel than today's lead (v0.1 level2/027) is
+  // not stale for want of the lead's program, which would be measured once more on every resume.
+  const std::vector<bool> stands = report::standing_attempts(rows, failed);
   std::vector<size_t> order(rows.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return rows[a].time_ms < rows[b].time_ms; });
   for (size_t k : order) {
     const store::AttemptRow& r = rows[k];
-    if (r.verdict != "ok" || r.time_ms <= 0 || failed.count(r.hash) || superseded[k]) continue;
+    if (!stands[k]) continue;
     const RecordedPick pick = picks[k] ? picks[k] : extended_pick(p, r);
     if (!pick) continue;
     const solution::SolutionFiles sf =

@@ -22,17 +22,20 @@ bool remeasured_not_faster(const store::ConfirmationRow& c) {
   return c.verdict == "ok" && c.time_ms > 0 && eager > 0 && c.time_ms >= eager;
 }
 
-std::vector<bool> standing_attempts(const store::RunStore& store, const std::string& problem,
-                                    const std::vector<store::AttemptRow>& rows) {
-  // A program whose re-measurement failed is not the problem's best (optimize writes the next one), nor
-  // one of the same math path that passed on other inputs than a re-measurement that missed the tolerance.
-  const std::set<std::string> failed = store::discredited_programs(store, problem).programs;
+std::vector<bool> standing_attempts(const std::vector<store::AttemptRow>& rows, const std::set<std::string>& discredited) {
   // A config that ran again later as today's program stands by that program.
   const std::vector<bool> superseded = store::superseded_attempts(rows);
   std::vector<bool> out(rows.size());
   for (size_t k = 0; k < rows.size(); ++k)
-    out[k] = rows[k].verdict == "ok" && rows[k].time_ms > 0 && !failed.count(rows[k].hash) && !superseded[k];
+    out[k] = rows[k].verdict == "ok" && rows[k].time_ms > 0 && !discredited.count(rows[k].hash) && !superseded[k];
   return out;
+}
+
+std::vector<bool> standing_attempts(const store::RunStore& store, const std::string& problem,
+                                    const std::vector<store::AttemptRow>& rows) {
+  // A program whose re-measurement failed is not the problem's best (optimize writes the next one), nor
+  // one of the same math path that passed on other inputs than a re-measurement that missed the tolerance.
+  return standing_attempts(rows, store::discredited_programs(store, problem).programs);
 }
 
 std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Reruns reruns) {

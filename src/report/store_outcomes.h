@@ -5,6 +5,8 @@
 // attempt is one whose harness verdict is "ok" with a measured time, whose
 // program did not fail a re-measurement (the confirmations table), and whose
 // config did not run later as another program (today's emission of it).
+#include <set>
+#include <string>
 #include <vector>
 
 #include "report/suite_summary.h"
@@ -32,6 +34,9 @@ std::vector<ProblemOutcome> outcomes_from_store(const store::RunStore& store, Re
 // The problem's best is the fastest of these, for the summary and the report alike.
 std::vector<bool> standing_attempts(const store::RunStore& store, const std::string& problem,
                                     const std::vector<store::AttemptRow>& rows);
+// The same with the discredited programs given (store::discredited_programs(...).programs), for a caller
+// that holds them already.
+std::vector<bool> standing_attempts(const std::vector<store::AttemptRow>& rows, const std::set<std::string>& discredited);
 
 // Eager's time in a re-measurement's own result (the optimizer times it beside each one); 0 when not.
 double eager_beside_ms(const store::ConfirmationRow& c);
