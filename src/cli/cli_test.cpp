@@ -458,6 +458,58 @@ TEST(Cli, AResumeMeasuresAgainABestWhoseProgramTodaysCodeWritesDifferently) {
   fs::remove_all(dir);
 }
 
+TEST(Cli, AResumeWritesNoSolutionTheHarnessFailed) {
+  // Where no verified program stands, the ranking's unmeasured pick is written, until the store records
+  // the harness failing that very program; then no modelnew.py is left (session 32's v0.1 level2/028
+  // held its first incorrect attempt). Another program's failure leaves the untried pick written; a
+  // reference that disagrees with itself leaves none whatever was tried.
+  const fs::path dir = fs::temp_directory_path() / ("ucutlass_cli_failed_pick_" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  const std::string graph = "tests/optimize/graphs/level1_016_gemv.json", name = "level1_016_gemv";
+  const fs::path written = dir / "o" / name / "modelnew.py";
+  auto plan = [&] {
+    return ucutlass({"optimize", graph, "--store", (dir / "c.sqlite").string(), "-o", (dir / "o").string(), "--plan", "--batch", "1",
+                     "--json"});
+  };
+  auto record = [&](const std::string& hash, const std::string& verdict, const std::string& signals) {
+    std::string err;
+    std::unique_ptr<store::RunStore> st = store::RunStore::open((dir / "c.sqlite").string(), &err);
+    ASSERT_TRUE(st) << err;
+    store::AttemptRow row = recorded_row(name, hash, "(a program)", "(its config)", verdict, 0, 0.16);
+    row.signals = signals;
+    ASSERT_TRUE(st->record_attempt(row)) << st->last_error();
+  };
+  ProcessResult first = plan();
+  ASSERT_EQ(first.exit_code, 0) << first.err;
+  const std::string head = read(written).substr(0, 200);
+  const size_t prog = head.find("program ");
+  ASSERT_NE(prog, std::string::npos) << head;
+  const std::string pick = head.substr(prog + 8, 16);
+  record("0123456789abcdef", "incorrect", "[]");
+  ProcessResult other = plan();
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_TRUE(fs::exists(written)) << other.err;
+  EXPECT_EQ(nlohmann::json::parse(other.out, nullptr, false).value("solutions_written", -1), 1) << other.out;
+  record(pick, "compile_error", "[]");
+  ProcessResult failed = plan();
+  ASSERT_EQ(failed.exit_code, 0) << failed.err;
+  EXPECT_FALSE(fs::exists(written));
+  EXPECT_FALSE(fs::exists(dir / "o" / name / "kernel.dsl"));
+  EXPECT_EQ(nlohmann::json::parse(failed.out, nullptr, false).value("solutions_written", -1), 0) << failed.out;
+  const std::string why = "modelnew.py and kernel.dsl are not written: the harness failed its program " + pick + " (attempt 2: compile_error)";
+  EXPECT_NE(failed.err.find(name + ": no verified program, and " + why + "\n"), std::string::npos) << failed.err;
+  EXPECT_NE(read(dir / "o" / name / "report.txt").find("  no verified attempt: " + why + "\n"), std::string::npos);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  ASSERT_EQ(plan().exit_code, 0);
+  record("0123456789abcdef", "incorrect", R"([{"name":"nondeterministic_reference","fired":true}])");
+  ProcessResult random = plan();
+  ASSERT_EQ(random.exit_code, 0) << random.err;
+  EXPECT_FALSE(fs::exists(written)) << random.err;
+  EXPECT_NE(random.err.find("the reference is nondeterministic"), std::string::npos) << random.err;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, AResumeMeasuresAgainABestOfAnOlderMappingWithFewerKernels) {
   // Session 30's level2/011: its recorded attempts ran the GEMM alone (the logsumexp in PyTorch), before
   // the row kernel took the logsumexp. No recorded config is a pick of today's two-kernel lists, so the

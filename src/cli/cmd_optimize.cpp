@@ -43,6 +43,7 @@
 #include "sched/round_start.h"
 #include "store/config_kernels.h"
 #include "store/discredited.h"
+#include "store/failed_pick.h"
 #include "store/superseded.h"
 #include "search/config_space.h"
 #include "search/cost_model.h"
@@ -128,6 +129,9 @@ struct Problem {
   std::string written_hash, written_modelnew;  // that program's hash and file, once there is one
   bool written_built_here = false;             // written by an attempt of this run (its extension is built)
   std::string remeasure_queued_hash;           // the written program this run last queued a re-measurement of
+  // The ranking's pick written unmeasured where no verified program stands (its program's hash), taken
+  // back once the harness fails it (store/failed_pick.h).
+  std::string unmeasured_hash;
   std::string skipped;
   fs::path dir;
 };
@@ -213,15 +217,6 @@ std::string problem_of_graph(const std::string& graph_file, const std::string& r
     if (dir == dir.parent_path()) break;
   }
   return recorded;
-}
-
-// The harness's `nondeterministic_reference` signal fired among `signals` (a result's "signals" array,
-// as the store keeps it beside the result).
-bool reference_is_nondeterministic(const nlohmann::json& signals) {
-  if (!signals.is_array()) return false;
-  for (const nlohmann::json& s : signals)
-    if (s.is_object() && s.value("name", "") == "nondeterministic_reference" && s.value("fired", false)) return true;
-  return false;
 }
 
 // `inaccurate` (it ran, its outputs missed the tolerance) marks every kernel of the pick: which one
@@ -456,6 +451,20 @@ std::string demote_written(Problem& p, const std::vector<store::AttemptRow>& row
   return "no other verified program: modelnew.py and kernel.dsl removed";
 }
 
+// Where no verified program stands, the unmeasured pick in modelnew.py is removed (with kernel.dsl) once
+// the harness has failed it (store/failed_pick.h). Returns what was done, for the log and report.txt, or
+// "" where the files stay.
+std::string withdraw_failed_pick(Problem& p, const std::vector<store::AttemptRow>& rows, const std::set<std::string>& discredited) {
+  if (!p.written_hash.empty() || p.unmeasured_hash.empty() || !fs::exists(p.dir / "modelnew.py")) return "";
+  const std::string why = store::failed_pick_reason(rows, p.unmeasured_hash, discredited);
+  if (why.empty()) return "";
+  std::error_code ec;
+  fs::remove(p.dir / "modelnew.py", ec);
+  fs::remove(p.dir / "kernel.dsl", ec);
+  p.unmeasured_hash.clear();
+  return "modelnew.py and kernel.dsl are not written: " + why;
+}
+
 // --plan's text: each picked problem with its expected gain, best and expected times, then its configs.
 std::string plan_text(const nlohmann::json& plan) {
   size_t attempts = 0;
@@ -674,6 +683,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         write_text(p.dir / "modelnew.py", s.modelnew);
         write_text(p.dir / "kernel.dsl", s.dsl);
         write_text(p.dir / "report.txt", report_text(p, s));
+        p.unmeasured_hash = s.hash;
         std::cerr << p.matches.gemms.size() << " kernel(s), SOL " << p.sol_ms << " ms, solution " << (p.dir / "modelnew.py").string()
                   << "\n";
         // Before a GPU step the attempts build themselves (torch extensions, in parallel batches);
@@ -742,7 +752,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       for (size_t k = 0; k < recorded.size(); ++k) {
         const store::AttemptRow& r = recorded[k];
         ++resumed;
-        if (reference_is_nondeterministic(nlohmann::json::parse(r.signals, nullptr, false))) states[i].exhausted = true;
+        if (store::reference_disagrees_with_itself(r.signals)) states[i].exhausted = true;
         if (!older_window_store && states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
         const bool verified = r.verdict == "ok" && !failed.count(r.hash) && !superseded[k];
@@ -1093,7 +1103,7 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
         if (p.compile_ms <= 0 && row.compile_ms > 0) p.compile_ms = row.compile_ms;
         sched::record_attempt(states[i], correct ? std::optional<double>(row.time_ms) : std::nullopt);
         if (correct) states[i].new_mapping = false;  // today's mapping has a correct attempt now
-        if (result.contains("signals") && reference_is_nondeterministic(result["signals"]) && !states[i].exhausted) {
+        if (result.contains("signals") && store::reference_disagrees_with_itself(result["signals"]) && !states[i].exhausted) {
           // Two runs of the problem's own model disagree (active dropout, random ops): no candidate
           // can ever be verified, so its budget goes to the others.
           states[i].exhausted = true;
@@ -1156,18 +1166,22 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (!problems[i].skipped.empty()) continue;
       store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, problems[i].compile_ms,
                              "stopped:" + sched::stop_reason_name(sched::stop_reason(states[i], policy))});
-      // report.txt: the predictions, then what the GPU measured (replaced on every run).
       const std::vector<store::AttemptRow> rows = store->attempts(problems[i].name);
+      const std::string withdrawn = withdraw_failed_pick(problems[i], rows, store::discredited_programs(*store, problems[i].name).programs);
+      if (!withdrawn.empty()) std::cerr << problems[i].name << ": no verified program, and " << withdrawn << "\n";
+      // report.txt: the predictions, then what the GPU measured (replaced on every run).
       const fs::path report = problems[i].dir / "report.txt";
       if (!rows.empty() && fs::exists(report))
         write_text(report, report::with_measured_section(read_text(report.string()),
                                                          report::measured_section(rows, problems[i].sol_ms, store->confirmations(problems[i].name),
-                                                                                  report::standing_attempts(*store, problems[i].name, rows))));
+                                                                                  report::standing_attempts(*store, problems[i].name, rows),
+                                                                                  withdrawn)));
     }
   }
 
   int solved = 0;
-  for (const Problem& p : problems) solved += p.skipped.empty();
+  // A problem whose unmeasured pick the harness failed has none written (withdraw_failed_pick).
+  for (const Problem& p : problems) solved += p.skipped.empty() && fs::exists(p.dir / "modelnew.py");
   nlohmann::json summary = {{"problems", problems.size()}, {"solutions_written", solved}, {"store", store_path},
                             {"out", out.string()}, {"skipped_steps", skipped_steps}};
   const report::SuiteSummary suite = report::summarize(report::outcomes_from_store(*store));

@@ -27,7 +27,8 @@ std::string versus(const char* what, double base_ms, double best_ms) {
 }  // namespace
 
 std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms,
-                             const std::vector<store::ConfirmationRow>& remeasured, const std::vector<bool>& standing) {
+                             const std::vector<store::ConfirmationRow>& remeasured, const std::vector<bool>& standing,
+                             const std::string& withdrawn) {
   std::ostringstream o;
   std::map<std::string, int> verdicts;
   const store::AttemptRow* best = nullptr;
@@ -52,7 +53,7 @@ std::string measured_section(const std::vector<store::AttemptRow>& rows, double 
   if (!best) {
     o << (verified ? "  no verified attempt stands (each failed a re-measurement or its config now runs as another program): "
                    : "  no verified attempt: ")
-      << "modelnew.py is the unmeasured best-ranked solution\n";
+      << (withdrawn.empty() ? "modelnew.py is the unmeasured best-ranked solution" : withdrawn) << "\n";
     return o.str();
   }
   o << "  best: attempt " << best->seq << ", " << fixed(best->time_ms, 4) << " ms  " << best->config << "\n";

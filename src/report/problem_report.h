@@ -22,10 +22,11 @@ inline constexpr const char* kMeasuredHeading = "measured on the GPU";
 // `standing`: one flag per row, which attempts can stand for the written solution
 // (report::standing_attempts); the best is the fastest of those, so the report speaks of the program
 // written, not of a faster one a failed re-measurement discredited or today's code writes differently.
-// Empty: every verified row stands.
+// Empty: every verified row stands. `withdrawn`: with no standing best, why no modelnew.py is written
+// (cmd_optimize's withdraw_failed_pick); "" where the unmeasured best-ranked pick is.
 std::string measured_section(const std::vector<store::AttemptRow>& rows, double sol_ms,
                              const std::vector<store::ConfirmationRow>& remeasured = {},
-                             const std::vector<bool>& standing = {});
+                             const std::vector<bool>& standing = {}, const std::string& withdrawn = "");
 
 // `report` with its measured section (if any) replaced by `section`.
 std::string with_measured_section(const std::string& report, const std::string& section);

@@ -88,6 +88,12 @@ TEST(ProblemReport, NothingVerified) {
             "  no verified attempt: modelnew.py is the unmeasured best-ranked solution\n");
 }
 
+TEST(ProblemReport, NothingVerifiedAndThePickWithdrawnSaysWhy) {
+  EXPECT_EQ(measured_section({row(1, "incorrect", 0, "x")}, 1, {}, {}, "modelnew.py and kernel.dsl are not written: why"),
+            "measured on the GPU: 1 attempt(s) (incorrect 1)\n"
+            "  no verified attempt: modelnew.py and kernel.dsl are not written: why\n");
+}
+
 TEST(ProblemReport, SectionIsReplacedNotAppended) {
   const std::string predicted = "problem p\nsolution: program abc, estimated 0.3 ms\n";
   const std::string once = with_measured_section(predicted, "measured on the GPU: 1\n");
