@@ -171,8 +171,12 @@ run_step() {
       # (OPTIMIZE_FLAGS' --profile=P) and set beside the store's best attempt (bench/verify_written.py).
       local profile
       profile=$(commas_to_words "${OPTIMIZE_FLAGS:-}" | tr ' ' '\n' | sed -n 's/^--profile=//p' | tail -1)
-      timeout "${secs:-300}" python3 bench/verify_written.py "${OPTIMIZE_OUT:-optimize_out}" \
-        --profile "${profile:-kernelbench}" --out "$out" --harness-arg=--devices=all --harness-arg=--overlap-builds \
+      # Its own budget inside the step's, so the record of what ran is written before the step is killed:
+      # builds started before it still finish (up to ~70 s) and an evaluation just started runs its ~30 s.
+      local vlimit=${secs:-300}
+      timeout "$vlimit" python3 bench/verify_written.py "${OPTIMIZE_OUT:-optimize_out}" \
+        --profile "${profile:-kernelbench}" --out "$out" --budget-s $((vlimit > 160 ? vlimit - 80 : vlimit / 2)) \
+        --harness-arg=--devices=all --harness-arg=--overlap-builds \
         --harness-arg=--prebuild-jobs="$jobs" --harness-arg=--ext-cache="$PWD/${OPTIMIZE_OUT:-optimize_out}/torch_extensions" || rc=$? ;;
     sanitize)
       local limit=${secs:-300} tools=()

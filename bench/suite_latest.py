@@ -202,6 +202,8 @@ def read_verify(paths, by_program=False):
         for row in json.loads(pathlib.Path(path).read_text())["rows"]:
             if by_program and not row.get("written_hash"):
                 continue
+            if row.get("verdict") == "not_run":  # a budgeted run's unevaluated solution: no measurement
+                continue
             key = (row["problem"], row["written_hash"]) if by_program else row["problem"]
             out[key] = {"verdict": row.get("verdict"), "speedup": row.get("speedup_vs_eager"), "file": str(path)}
     return out

@@ -2,7 +2,7 @@
 """Does every ModelNew a campaign wrote pass the harness, and is it the program the campaign measured?
 
     python3 bench/verify_written.py OPT_DIR [OPT_DIR ...] --profile P [--out FILE_OR_DIR]
-                                    [--harness-arg=ARG ...]
+                                    [--budget-s S] [--harness-arg=ARG ...]
 
 For each campaign folder (an `ucutlass optimize -o` folder: campaign.sqlite, one folder per problem):
 every problem's written `modelnew.py` is evaluated against its problem file in one harness batch (fresh
@@ -16,6 +16,10 @@ written and best hashes; overall the verdict counts, whether every written solut
 and the suite geomean of the written solutions measured here (unsolved 1x). Problem files are found as
 the store names them, from the working directory, else from beside the campaign folder.
 `--harness-arg` passes one flag to `python3 -m ucutlass_harness batch` (e.g. --harness-arg=--devices=all).
+`--budget-s S`: no build or evaluation starts after S seconds (the batch's --deadline); what was evaluated
+by then is written, the rest "not_run", and the record says it is incomplete (exit 4 where nothing that ran
+failed). Without it, a step killed at its time limit wrote nothing: session 32's two verify steps on an
+H100 had evaluated 29 of 35 and 28 of 33 solutions, every one ok, and left no record.
 """
 import argparse
 import json
@@ -27,6 +31,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import time
 
 import provenance
 import suite_latest
@@ -79,8 +84,16 @@ def main():
     ap.add_argument("--profile", required=True)
     ap.add_argument("--out", default=str(REPO / "bench" / "results"))
     ap.add_argument("--harness-arg", action="append", default=[])
+    ap.add_argument("--budget-s", type=float, default=None,
+                    help="seconds after which no build or evaluation starts; the record is written with what ran")
     a = ap.parse_args()
     started = provenance.now()
+    harness_args = list(a.harness_arg)
+    if a.budget_s is not None:
+        if a.budget_s <= 0:
+            print(f"verify_written: --budget-s {a.budget_s}: give a positive number of seconds", file=sys.stderr)
+            return 2
+        harness_args.append(f"--deadline={time.time() + a.budget_s:.3f}")
     rows, pairs = [], []
     for d in map(pathlib.Path, a.opt_dirs):
         problems, best = campaign_rows(d)
@@ -105,7 +118,7 @@ def main():
         pairs_file.write_text(json.dumps(pairs))
         out_dir = pathlib.Path(tmp) / "evals"
         cmd = [sys.executable, "-m", "ucutlass_harness", "batch", str(pairs_file), "--out-dir", str(out_dir),
-               "--profile", a.profile, *a.harness_arg]
+               "--profile", a.profile, *harness_args]
         python_path = os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")]))
         done = subprocess.run(cmd, env={**os.environ, "PYTHONPATH": python_path}, text=True)
         if done.returncode != 0:
@@ -124,22 +137,30 @@ def main():
                 result = json.loads((out_dir / result_file).read_text())
                 row["fired_signals"] = [s["name"] for s in result.get("signals", []) if s.get("fired")]
     written = [r for r in rows if "solution" in r]
+    evaluated = [r for r in written if r["verdict"] != "not_run"]  # --budget-s spent before the rest started
     verdicts = {}
     for r in rows:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1
+    # The suite geomean only over a complete run: an unevaluated solution is no 1x.
+    complete = len(evaluated) == len(written)
     logs = [math.log(r["speedup_vs_eager"]) if r.get("verdict") == "ok" and r.get("speedup_vs_eager") else 0.0
-            for r in rows]
+            for r in rows] if complete else []
     doc = {"bench": "verify_written", "date": started.isoformat(), **provenance.command(), "git": provenance.git_state(),
            "host": provenance.host(), "gpu": provenance.gpu_name(), "driver": provenance.driver_version(),
-           "profile": a.profile, "harness_args": a.harness_arg, "problems": len(rows), "written": len(written),
-           "verdicts": verdicts, "every_written_passed": all(r["verdict"] == "ok" for r in written),
+           "profile": a.profile, "harness_args": harness_args, "budget_s": a.budget_s, "problems": len(rows),
+           "written": len(written), "evaluated": len(evaluated), "complete": complete, "verdicts": verdicts,
+           "every_written_passed": complete and all(r["verdict"] == "ok" for r in written),
+           "every_evaluated_passed": all(r["verdict"] == "ok" for r in evaluated),
            "written_is_store_best": sum(1 for r in written if r["written_is_store_best"]),
            "suite_geomean_vs_eager": math.exp(sum(logs) / len(logs)) if logs else None, "rows": rows}
-    print(f"{len(written)} written of {len(rows)} problems; verdicts {verdicts}; every written passed: "
-          f"{doc['every_written_passed']}; written = store's best on {doc['written_is_store_best']}; suite geomean "
-          f"{doc['suite_geomean_vs_eager']:.3f}x" if logs else "no problems")
+    geomean = f"{doc['suite_geomean_vs_eager']:.3f}x" if logs else "none (incomplete)" if rows else "none (no problems)"
+    print(f"{len(written)} written of {len(rows)} problems, {len(evaluated)} evaluated; verdicts {verdicts}; every "
+          f"evaluated passed: {doc['every_evaluated_passed']}; written = store's best on {doc['written_is_store_best']}; "
+          f"suite geomean {geomean}")
     provenance.write_result(a.out, "verify-written", started, doc)
-    return 0 if doc["every_written_passed"] else 3
+    if not doc["every_evaluated_passed"]:
+        return 3
+    return 0 if complete else 4
 
 
 if __name__ == "__main__":

@@ -104,6 +104,20 @@ def test_verify_runs_replace_the_stores_speedups_with_re_measured_ones(tmp_path)
     assert rows["a"]["remeasured"]["speedup"] == 3.0 and "remeasured" not in rows["c"]
 
 
+def test_a_budgeted_verify_runs_unevaluated_solution_measures_nothing(tmp_path):
+    # verify_written.py --budget-s: a "not_run" row after an earlier run's ok one leaves that one standing.
+    s = store(tmp_path / "s.sqlite", {"a": 4.0}, [("a", "ok", 1.0)])
+    first, later = tmp_path / "verify1.json", tmp_path / "verify2.json"
+    first.write_text(json.dumps({"rows": [{"problem": "a", "verdict": "ok", "speedup_vs_eager": 3.0}]}))
+    later.write_text(json.dumps({"rows": [{"problem": "a", "verdict": "not_run", "speedup_vs_eager": None}]}))
+    out = tmp_path / "suite.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "suite_latest.py"), str(s), "--verify", str(first), str(later),
+                        "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(out.read_text())
+    assert math.isclose(d["suite_geomean_remeasured"], 3.0) and d["remeasured_problems"] == 1
+
+
 def test_a_stores_own_remeasurement_of_its_best_enters_the_remeasured_figure(tmp_path):
     # a: best 1.0 ms (program fast), re-measured 1.25 ms -> 3.2x instead of 4x; b: its only program failed
     # when re-measured -> no solution, 1x in both figures; c: only an older program re-measured (not its

@@ -71,6 +71,36 @@ def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
     assert r.returncode == (0 if doc["every_written_passed"] else 3), r.stderr
 
 
+def test_a_spent_budget_still_writes_the_record_and_says_it_is_incomplete(tmp_path):
+    # --budget-s: what was not started by then is "not_run", no suite geomean, exit 4 (nothing that ran failed).
+    (tmp_path / "probs").mkdir()
+    (tmp_path / "probs" / "mm.py").write_text(PROBLEM)
+    opt = tmp_path / "opt"
+    (opt / "mm").mkdir(parents=True)
+    (opt / "mm" / "modelnew.py").write_text(SOLUTION)
+    db = sqlite3.connect(opt / "campaign.sqlite")
+    db.execute("CREATE TABLE problems (name TEXT, file TEXT, sol_ms REAL, eager_ms REAL)")
+    db.execute("CREATE TABLE attempts (problem TEXT, hash TEXT, time_ms REAL, verdict TEXT)")
+    db.execute("INSERT INTO problems VALUES ('mm', 'probs/mm.py', 0.0, 1.0)")
+    db.commit()
+    db.close()
+    out = tmp_path / "verify.json"
+    r = subprocess.run([sys.executable, str(REPO / "bench" / "verify_written.py"), str(opt), "--profile", "kernelbench",
+                        "--out", str(out), "--budget-s", "0.001", "--harness-arg=--device-type=cpu",
+                        "--harness-arg=--backend=any"], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert out.exists(), r.stdout + r.stderr
+    doc = json.loads(out.read_text())
+    assert doc["rows"][0]["verdict"] == "not_run"
+    assert (doc["written"], doc["evaluated"], doc["complete"]) == (1, 0, False)
+    assert doc["every_written_passed"] is False and doc["every_evaluated_passed"] is True
+    assert doc["suite_geomean_vs_eager"] is None
+    assert r.returncode == 4, r.stderr
+    assert "1 written of 1 problems, 0 evaluated" in r.stdout
+    bad = subprocess.run([sys.executable, str(REPO / "bench" / "verify_written.py"), str(opt), "--profile", "kernelbench",
+                          "--budget-s", "0"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--budget-s 0" in bad.stderr
+
+
 def test_a_problem_copied_on_another_machine_is_found_in_the_suite(tmp_path):
     # The store of a campaign prepared on the CPU machine names /tmp/prep/<campaign>.problems/level1/...; on
     # the device that copy does not exist, the suite's own file does.
