@@ -37,9 +37,11 @@ SOLUTION = textwrap.dedent('''\
 ''')
 
 
-def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
+def campaign(tmp_path, problems, attempts):
+    """tmp_path/opt: a campaign folder whose store holds `problems` (each with its problem file under
+    tmp_path/probs) and `attempts` (problem, hash, time_ms, verdict), and problem mm's written solution."""
     (tmp_path / "probs").mkdir()
-    for name in ("mm", "mm_unsolved"):
+    for name in problems:
         (tmp_path / "probs" / f"{name}.py").write_text(PROBLEM)
     opt = tmp_path / "opt"
     (opt / "mm").mkdir(parents=True)
@@ -47,13 +49,17 @@ def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
     db = sqlite3.connect(opt / "campaign.sqlite")
     db.execute("CREATE TABLE problems (name TEXT, file TEXT, sol_ms REAL, eager_ms REAL)")
     db.execute("CREATE TABLE attempts (problem TEXT, hash TEXT, time_ms REAL, verdict TEXT)")
-    db.executemany("INSERT INTO problems VALUES (?, ?, ?, ?)",
-                   [("mm", "probs/mm.py", 0.0, 1.0), ("mm_unsolved", "probs/mm_unsolved.py", 0.0, 1.0)])
-    db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?)",
-                   [("mm", "fedcba9876543210", 0.9, "ok"), ("mm", "0123456789abcdef", 0.5, "ok"),
-                    ("mm", "1111111111111111", 0.0, "incorrect")])
+    db.executemany("INSERT INTO problems VALUES (?, ?, ?, ?)", [(n, f"probs/{n}.py", 0.0, 1.0) for n in problems])
+    db.executemany("INSERT INTO attempts VALUES (?, ?, ?, ?)", attempts)
     db.commit()
     db.close()
+    return opt
+
+
+def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
+    opt = campaign(tmp_path, ("mm", "mm_unsolved"),
+                   [("mm", "fedcba9876543210", 0.9, "ok"), ("mm", "0123456789abcdef", 0.5, "ok"),
+                    ("mm", "1111111111111111", 0.0, "incorrect")])
     out = tmp_path / "verify.json"
     r = subprocess.run([sys.executable, str(REPO / "bench" / "verify_written.py"), str(opt), "--profile", "kernelbench",
                         "--out", str(out), "--harness-arg=--device-type=cpu", "--harness-arg=--backend=any",
@@ -73,17 +79,7 @@ def test_written_solutions_are_evaluated_and_matched_to_the_store(tmp_path):
 
 def test_a_spent_budget_still_writes_the_record_and_says_it_is_incomplete(tmp_path):
     # --budget-s: what was not started by then is "not_run", no suite geomean, exit 4 (nothing that ran failed).
-    (tmp_path / "probs").mkdir()
-    (tmp_path / "probs" / "mm.py").write_text(PROBLEM)
-    opt = tmp_path / "opt"
-    (opt / "mm").mkdir(parents=True)
-    (opt / "mm" / "modelnew.py").write_text(SOLUTION)
-    db = sqlite3.connect(opt / "campaign.sqlite")
-    db.execute("CREATE TABLE problems (name TEXT, file TEXT, sol_ms REAL, eager_ms REAL)")
-    db.execute("CREATE TABLE attempts (problem TEXT, hash TEXT, time_ms REAL, verdict TEXT)")
-    db.execute("INSERT INTO problems VALUES ('mm', 'probs/mm.py', 0.0, 1.0)")
-    db.commit()
-    db.close()
+    opt = campaign(tmp_path, ("mm",), [])
     out = tmp_path / "verify.json"
     r = subprocess.run([sys.executable, str(REPO / "bench" / "verify_written.py"), str(opt), "--profile", "kernelbench",
                         "--out", str(out), "--budget-s", "0.001", "--harness-arg=--device-type=cpu",
