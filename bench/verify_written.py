@@ -145,12 +145,13 @@ def main():
     complete = len(evaluated) == len(written)
     logs = [math.log(r["speedup_vs_eager"]) if r.get("verdict") == "ok" and r.get("speedup_vs_eager") else 0.0
             for r in rows] if complete else []
+    every_evaluated_passed = all(r["verdict"] == "ok" for r in evaluated)
     doc = {"bench": "verify_written", "date": started.isoformat(), **provenance.command(), "git": provenance.git_state(),
            "host": provenance.host(), "gpu": provenance.gpu_name(), "driver": provenance.driver_version(),
            "profile": a.profile, "harness_args": harness_args, "budget_s": a.budget_s, "problems": len(rows),
            "written": len(written), "evaluated": len(evaluated), "complete": complete, "verdicts": verdicts,
-           "every_written_passed": complete and all(r["verdict"] == "ok" for r in written),
-           "every_evaluated_passed": all(r["verdict"] == "ok" for r in evaluated),
+           "every_written_passed": complete and every_evaluated_passed,
+           "every_evaluated_passed": every_evaluated_passed,
            "written_is_store_best": sum(1 for r in written if r["written_is_store_best"]),
            "suite_geomean_vs_eager": math.exp(sum(logs) / len(logs)) if logs else None, "rows": rows}
     geomean = f"{doc['suite_geomean_vs_eager']:.3f}x" if logs else "none (incomplete)" if rows else "none (no problems)"
@@ -158,7 +159,7 @@ def main():
           f"evaluated passed: {doc['every_evaluated_passed']}; written = store's best on {doc['written_is_store_best']}; "
           f"suite geomean {geomean}")
     provenance.write_result(a.out, "verify-written", started, doc)
-    if not doc["every_evaluated_passed"]:
+    if not every_evaluated_passed:
         return 3
     return 0 if complete else 4
 

@@ -1166,16 +1166,18 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       if (!problems[i].skipped.empty()) continue;
       store->upsert_problem({problems[i].name, problems[i].file, problems[i].sol_ms, states[i].eager_ms, problems[i].compile_ms,
                              "stopped:" + sched::stop_reason_name(sched::stop_reason(states[i], policy))});
+      // The problem's rows and re-measurements read once, for the withdrawal and the report alike.
       const std::vector<store::AttemptRow> rows = store->attempts(problems[i].name);
-      const std::string withdrawn = withdraw_failed_pick(problems[i], rows, store::discredited_programs(*store, problems[i].name).programs);
+      const std::vector<store::ConfirmationRow> confirmations = store->confirmations(problems[i].name);
+      const std::set<std::string> discredited = store::discredited_programs(rows, confirmations).programs;
+      const std::string withdrawn = withdraw_failed_pick(problems[i], rows, discredited);
       if (!withdrawn.empty()) std::cerr << problems[i].name << ": no verified program, and " << withdrawn << "\n";
       // report.txt: the predictions, then what the GPU measured (replaced on every run).
       const fs::path report = problems[i].dir / "report.txt";
       if (!rows.empty() && fs::exists(report))
         write_text(report, report::with_measured_section(read_text(report.string()),
-                                                         report::measured_section(rows, problems[i].sol_ms, store->confirmations(problems[i].name),
-                                                                                  report::standing_attempts(*store, problems[i].name, rows),
-                                                                                  withdrawn)));
+                                                         report::measured_section(rows, problems[i].sol_ms, confirmations,
+                                                                                  report::standing_attempts(rows, discredited), withdrawn)));
     }
   }
 
