@@ -96,7 +96,8 @@ def child_env(ext_cache=None, base=None):
 
 def parse_report(text):
     """compute-sanitizer's output -> errors (None when no summary line), racecheck's warnings, and the
-    first report lines (its "=========" lines, the summary left out)."""
+    first report lines (its "=========" lines, the summary and the tool's opening banner left out: the banner
+    says nothing about the run and took the first of the few lines kept)."""
     errors, warnings = None, None
     race = _RACE_SUMMARY.search(text)
     summary = _ERROR_SUMMARY.search(text)
@@ -107,7 +108,7 @@ def parse_report(text):
     report = []
     for line in text.splitlines():
         m = _TOOL_LINE.match(line)
-        if not m or not m.group(1).strip() or "SUMMARY:" in line:
+        if not m or m.group(1).strip() in ("", "COMPUTE-SANITIZER") or "SUMMARY:" in line:
             continue
         report.append(m.group(1).strip())
         if len(report) == REPORT_LINES:

@@ -32,7 +32,7 @@ RACECHECK = "========= COMPUTE-SANITIZER\n========= RACECHECK SUMMARY: 1 hazard 
 def test_the_report_gives_the_error_count_and_its_first_lines():
     parsed = sanitize.parse_report("some child output\n" + MEMCHECK_ERRORS)
     assert parsed["errors"] == 2
-    assert parsed["report"][:2] == ["COMPUTE-SANITIZER", "Invalid __global__ write of size 4 bytes"]
+    assert parsed["report"][0] == "Invalid __global__ write of size 4 bytes"  # the tool's banner is not kept
     assert not any("SUMMARY" in line for line in parsed["report"])
     assert sanitize.parse_report(MEMCHECK_CLEAN)["errors"] == 0
     race = sanitize.parse_report(RACECHECK)
@@ -43,7 +43,7 @@ def test_the_report_gives_the_error_count_and_its_first_lines():
                  "========= Error: Target application terminated before first instrumented API call\n"
                  "========= Error: couldn't find exit code.\n")
     parsed = sanitize.parse_report(no_driver)
-    assert parsed["errors"] is None and parsed["report"][1].startswith("Error: Target application terminated")
+    assert parsed["errors"] is None and parsed["report"][0].startswith("Error: Target application terminated")
     assert sanitize.tool_verdict(255, parsed, False) == "tool_failed"
 
 
