@@ -47,6 +47,12 @@ TEST(Progress, RemainingAttemptsUnlessAProblemImproves) {
   ps[0].since_improvement = 9;
   EXPECT_EQ(remaining_attempts(ps, pol, 0), 20 + 35);
   EXPECT_EQ(remaining_attempts(ps, pol, 0, true), 3 + 35);
+  // c is past its window but its ranking's lead is a path no attempt ran: the lead alone is left of it
+  // unless it improves (before, its whole budget left, 25, was counted).
+  ps.push_back(state("c", 1, 10, 5, 15));
+  ps[2].since_improvement = 14;
+  ps[2].untried_lead = true;
+  EXPECT_EQ(remaining_attempts(ps, pol, 0, true), 3 + 35 + 1);
 }
 
 TEST(Progress, DurationsAndEta) {

@@ -13,7 +13,9 @@ int round_batch(int batch, int build_slots, int open_problems, bool fill) {
 }
 
 int window_room(const ProblemState& p, const Policy& policy) {
-  if (!p.beats_pytorch() || p.new_mapping || p.untried_lead || p.stale_best) return INT_MAX;
+  // An untried lead is not exempt here: it exempts one attempt, the lead, which the window counts like
+  // any other, so a problem at its window's end has room for the lead alone (the 1 below) unless it improves.
+  if (!p.beats_pytorch() || p.new_mapping || p.stale_best) return INT_MAX;
   return std::max(1, policy.window - p.since_improvement);
 }
 

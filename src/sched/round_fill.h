@@ -22,7 +22,10 @@ inline constexpr int kMaxFillFactor = 4;
 int round_batch(int batch, int build_slots, int open_problems, bool fill);
 
 // Attempts the window leaves the problem before it may stop it (the whole budget where the window
-// does not apply: it has not beaten PyTorch, or a new mapping or an untried lead exempts it); at least 1.
+// does not apply: it has not beaten PyTorch, or a new mapping exempts it); at least 1. An untried lead
+// (ProblemState::untried_lead) keeps a problem past its window open for one attempt, the lead, tried
+// first: its room is that 1, so a round does not spend more on a problem the window stops unless the
+// lead improves it, and remaining_attempts does not count its whole budget as left.
 int window_room(const ProblemState& p, const Policy& policy);
 
 }  // namespace ucutlass::sched

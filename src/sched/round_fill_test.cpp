@@ -43,12 +43,20 @@ TEST(RoundFill, TheWindowDoesNotBoundWhereItDoesNotApply) {
   ProblemState slower = beating(11);
   slower.best_ms = 2.0;  // slower than PyTorch: the window never stops it
   EXPECT_EQ(window_room(slower, policy), INT_MAX);
-  ProblemState lead = beating(11);
-  lead.untried_lead = true;
-  EXPECT_EQ(window_room(lead, policy), INT_MAX);
   ProblemState mapping = beating(11);
   mapping.new_mapping = true;
   EXPECT_EQ(window_room(mapping, policy), INT_MAX);
+}
+
+TEST(RoundFill, AnUntriedLeadPastTheWindowHasRoomForTheLeadAlone) {
+  Policy policy;
+  policy.window = 12;
+  ProblemState lead = beating(15);
+  lead.untried_lead = true;
+  EXPECT_EQ(stop_reason(lead, policy), StopReason::none);  // still open: the lead is owed its attempt
+  EXPECT_EQ(window_room(lead, policy), 1);
+  lead.since_improvement = 4;  // inside its window, the lead is one of the window's attempts
+  EXPECT_EQ(window_room(lead, policy), 8);
 }
 
 }  // namespace
