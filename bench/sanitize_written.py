@@ -3,7 +3,7 @@
 
     python3 bench/sanitize_written.py OPT_DIR [OPT_DIR ...] [--tool memcheck ...] [--budget-s 540]
                                       [--per-solution-s 120] [--only NAME ...] [--out FILE_OR_DIR]
-                                      [--harness-arg=ARG ...]
+                                      [--shard K/N] [--done RESULT_JSON ...] [--harness-arg=ARG ...]
 
 For each campaign folder (an `ucutlass optimize -o` folder), each problem's written `modelnew.py` runs
 under `python3 -m ucutlass_harness sanitize` (ucutlass_harness/sanitize.py: the harness's construction,
@@ -17,8 +17,16 @@ win is what a gamed kernel would inflate), each given --per-solution-s or what i
 those the budget does not reach are listed as not_run, never as clean. Writes
 bench/results/sanitize-written-<stamp>.json: per problem the verdict and each tool's errors and first
 report lines; overall the verdict counts and whether every solution run was clean.
+
+--shard K/N takes every N-th solution of that order from the K-th (0-based): N runs side by side on one
+GPU (memcheck's cost is the host's, and a fresh machine builds each extension inside its run, so N shards
+build N at a time). --done FILE (repeatable) takes an earlier record's verdict for a solution whose
+written modelnew.py is the same file (its sha256) where that verdict is final (clean, errors,
+candidate_failed, tool_failed); a timeout or not_run is run again. So a call cut off by its budget is
+followed by one that runs only the rest, on the machine that built their extensions.
 """
 import argparse
+import hashlib
 import json
 import os
 import pathlib
@@ -34,6 +42,31 @@ sys.path.insert(0, str(REPO / "python"))
 from ucutlass_harness.sanitize import TOOLS  # noqa: E402  (standard library only)
 
 
+FINAL = ("clean", "errors", "candidate_failed", "tool_failed")
+
+
+def shard(text):
+    k, sep, n = text.partition("/")
+    if not sep or not k.isdigit() or not n.isdigit() or not 0 <= int(k) < int(n):
+        raise argparse.ArgumentTypeError(f"{text!r}: write K/N with 0 <= K < N, e.g. 0/4")
+    return int(k), int(n)
+
+
+def final_verdicts(records):
+    """(problem, file_sha256) -> its row, for each final verdict in earlier records (the last record
+    naming a solution wins), with the record's file name under "record". Keyed on the file's digest, not
+    the program hash in its header: a ModelNew written again by newer code is another file to check."""
+    found = {}
+    for path in map(pathlib.Path, records):
+        doc = json.loads(path.read_text())
+        if doc.get("bench") != "sanitize_written":
+            raise SystemExit(f"sanitize_written: --done {path}: not a sanitize_written record")
+        for r in doc["rows"]:
+            if r["verdict"] in FINAL and r.get("file_sha256"):
+                found[(r["problem"], r["file_sha256"])] = dict(r, record=path.name)
+    return found
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("opt_dirs", nargs="+")
@@ -44,7 +77,10 @@ def main():
     ap.add_argument("--harness-arg", action="append", default=[],
                     help="one flag for `ucutlass_harness sanitize` (e.g. --harness-arg=--sanitizer=PATH)")
     ap.add_argument("--out", default=str(REPO / "bench" / "results"))
+    ap.add_argument("--shard", type=shard, default=(0, 1), help="K/N: every N-th solution from the K-th (0-based)")
+    ap.add_argument("--done", action="append", default=[], help="an earlier record whose final verdicts stand")
     a = ap.parse_args()
+    done_before = final_verdicts(a.done)
     tools = a.tool or ["memcheck"]
     started = provenance.now()
     deadline = time.monotonic() + a.budget_s
@@ -57,6 +93,7 @@ def main():
             gain = eager_ms / best[name][1] if name in best and eager_ms else 0.0
             queue.append((gain, d, name, file))
     queue.sort(key=lambda q: (-q[0], q[2]))
+    queue = queue[a.shard[0]::a.shard[1]]
     python_path = os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")]))
     rows = []
     for gain, d, name, file in queue:
@@ -66,6 +103,13 @@ def main():
             rows.append(dict(row, verdict="no_solution_written"))
             continue
         row["written_hash"] = verify_written.written_hash(sol)
+        row["file_sha256"] = hashlib.sha256(sol.read_bytes()).hexdigest()
+        earlier = done_before.get((name, row["file_sha256"]))
+        if earlier is not None:
+            rows.append(dict(row, verdict=earlier["verdict"], tools=earlier.get("tools"), sanitizer=earlier.get("sanitizer"),
+                             from_record=earlier["record"]))
+            print(f"{name}: {earlier['verdict']} (in {earlier['record']})", flush=True)
+            continue
         left = deadline - time.monotonic()
         if left < 10:
             rows.append(dict(row, verdict="not_run"))
@@ -94,7 +138,7 @@ def main():
     ran = [r for r in rows if r["verdict"] not in ("no_solution_written", "not_run")]
     doc = {"bench": "sanitize_written", "date": started.isoformat(), **provenance.command(), "git": provenance.git_state(),
            "host": provenance.host(), "gpu": provenance.gpu_name(), "driver": provenance.driver_version(),
-           "tools": tools, "harness_args": a.harness_arg, "budget_s": a.budget_s, "per_solution_s": a.per_solution_s, "problems": len(rows),
+           "tools": tools, "harness_args": a.harness_arg, "shard": f"{a.shard[0]}/{a.shard[1]}", "done_records": a.done, "budget_s": a.budget_s, "per_solution_s": a.per_solution_s, "problems": len(rows),
            "run": len(ran), "verdicts": verdicts, "every_run_clean": bool(ran) and all(r["verdict"] == "clean" for r in ran),
            "rows": rows}
     print(f"{len(ran)} of {len(rows)} problems run under {', '.join(tools)}; verdicts {verdicts}")

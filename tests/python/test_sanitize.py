@@ -177,12 +177,12 @@ def campaign(tmp_path):
     return opt
 
 
-def sanitize_written(tmp_path, opt, *extra):
+def sanitize_written(tmp_path, opt, *extra, env=None):
     out = tmp_path / "sanitize.json"
     bench = pathlib.Path(__file__).resolve().parents[2] / "bench" / "sanitize_written.py"
     done = subprocess.run([sys.executable, str(bench), str(opt), "--out", str(out), f"--harness-arg=--sanitizer={STAND_IN}",
                            "--harness-arg=--device-type=cpu", *extra],
-                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path, env={**os.environ, **(env or {})})
     assert out.exists(), done.stdout + done.stderr
     return done.returncode, json.loads(out.read_text())
 
@@ -200,3 +200,27 @@ def test_what_the_budget_does_not_reach_is_not_run_never_clean(files, tmp_path):
     rc, doc = sanitize_written(tmp_path, campaign(tmp_path), "--budget-s", "5", "--only", "fast")
     assert [(r["problem"], r["verdict"]) for r in doc["rows"]] == [("fast", "not_run")]
     assert doc["run"] == 0 and doc["every_run_clean"] is False and rc == 3
+
+
+def test_shards_split_the_order_and_an_earlier_final_verdict_stands(files, tmp_path):
+    opt = campaign(tmp_path)
+    _, first = sanitize_written(tmp_path, opt, "--shard", "0/2")
+    _, second = sanitize_written(tmp_path, opt, "--shard", "1/2")
+    assert [r["problem"] for r in first["rows"]] == ["fast", "slow"]  # every 2nd of fast, broken, slow, unsolved
+    assert [r["problem"] for r in second["rows"]] == ["broken", "unsolved"]
+    record = tmp_path / "first.json"
+    record.write_text(json.dumps(first))
+    # "fast" stands from the record; "slow" was rewritten since, so its verdict there is not its own.
+    (opt / "slow" / "modelnew.py").write_text(HONEST + "\n# rewritten\n")
+    rc, doc = sanitize_written(tmp_path, opt, "--only", "fast", "--only", "slow", "--done", str(record),
+                               env={"STAND_IN_ERRORS": "1"})
+    rows = {r["problem"]: r for r in doc["rows"]}
+    assert rows["fast"]["verdict"] == "clean" and rows["fast"]["from_record"] == "first.json"
+    assert rows["slow"]["verdict"] == "errors" and "from_record" not in rows["slow"]
+    assert doc["every_run_clean"] is False and rc == 3
+
+
+def test_a_shard_is_written_k_of_n(tmp_path):
+    bench = pathlib.Path(__file__).resolve().parents[2] / "bench" / "sanitize_written.py"
+    done = subprocess.run([sys.executable, str(bench), str(tmp_path), "--shard", "2/2"], capture_output=True, text=True)
+    assert done.returncode == 2 and "'2/2': write K/N with 0 <= K < N, e.g. 0/4" in done.stderr
