@@ -107,8 +107,27 @@ def git_state():
     # UCUTLASS_GIT_DIRTY: 1 where the launcher found the tree differing from that commit, 0 where it
     # checked and it did not, unset where nobody checked.
     flag = os.environ.get("UCUTLASS_GIT_DIRTY")
+    source = "UCUTLASS_GIT_COMMIT"
+    if not env:
+        # A later call on the still-warm machine that skips the unpack and runs a bench script directly
+        # (not through device_steps.sh, which sources it) has the environment in the tree's .device-env
+        # alone: session 33's sanitize follow-up wrote a record with no commit for want of it.
+        saved = device_env(REPO / ".device-env")
+        env, flag, source = saved.get("UCUTLASS_GIT_COMMIT"), saved.get("UCUTLASS_GIT_DIRTY"), ".device-env"
     return {"commit": env or None, "dirty": {"1": True, "0": False}.get(flag) if env else None,
-            "source": "UCUTLASS_GIT_COMMIT" if env else None}
+            "source": source if env else None}
+
+
+def device_env(path):
+    """The NAME=VALUE pairs of bench/device_unpack.sh's `export ...` line saved at `path`; {} without it."""
+    try:
+        line = pathlib.Path(path).read_text().strip()
+    except OSError:
+        return {}
+    words = line.split()
+    if not words or words[0] != "export":
+        return {}
+    return dict(w.split("=", 1) for w in words[1:] if "=" in w)
 
 
 def nvcc_version():

@@ -38,6 +38,20 @@ def test_a_launchers_commit_and_its_tree_check_reach_the_record(tmp_path, monkey
         assert provenance.git_state() == {"commit": "abc123", "dirty": dirty, "source": "UCUTLASS_GIT_COMMIT"}
 
 
+def test_a_warm_machines_follow_up_reads_the_commit_from_the_unpacked_tree(tmp_path, monkeypatch):
+    # A later call on the warm machine skips the unpack, so nothing exported the commit; the unpack left it
+    # in the tree's .device-env.
+    monkeypatch.setattr(provenance, "REPO", tmp_path)
+    monkeypatch.delenv("UCUTLASS_GIT_COMMIT", raising=False)
+    monkeypatch.delenv("UCUTLASS_GIT_DIRTY", raising=False)
+    assert provenance.git_state() == {"commit": None, "dirty": None, "source": None}
+    (tmp_path / ".device-env").write_text("export UCUTLASS_GIT_COMMIT=5dade53 UCUTLASS_GIT_DIRTY=0 "
+                                          "UCUTLASS_CUTLASS_DIR=/x PYTHONUNBUFFERED=1\n")
+    assert provenance.git_state() == {"commit": "5dade53", "dirty": False, "source": ".device-env"}
+    monkeypatch.setenv("UCUTLASS_GIT_COMMIT", "abc123")  # an exported commit comes first
+    assert provenance.git_state()["commit"] == "abc123"
+
+
 def test_a_rewritten_store_marks_the_data_not_the_code_dirty(tmp_path, monkeypatch):
     import subprocess
     def git(*args):
