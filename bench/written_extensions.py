@@ -29,19 +29,14 @@ into torch_extensions before the optimize step).
 """
 import argparse
 import pathlib
-import re
 import shutil
 import sqlite3
 import sys
 import tarfile
 
 RAW_CAP_BYTES = 64 << 20
-HASH = re.compile(r'^_UCUTLASS_HASH = "([0-9a-f]+)"$', re.MULTILINE)
-
-
-def folders(program):
-    """The two folders one program's extension build leaves under TORCH_EXTENSIONS_DIR."""
-    return ("ucutlass_" + program, "ucutlass_src_" + program)
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "python"))
+from ucutlass_harness.prebuild import EXTENSION_HASH as HASH, extension_folders as folders  # noqa: E402,F401
 
 
 def confirmed(store):

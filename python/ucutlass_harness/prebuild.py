@@ -16,6 +16,7 @@ whole at the timeout.
 
 import concurrent.futures as cf
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -48,6 +49,43 @@ def _import_one(path, ext_cache, timeout_s, cpus=None):
         proc.wait()
     tail = (err or b"").decode(errors="replace").strip().splitlines()[-3:]
     return {"status": status, "wall_s": round(time.monotonic() - start, 3), "stderr_tail": tail}
+
+
+# The program hash a ucutlass ModelNew names its extension by (solution/modelnew_writer writes this line).
+EXTENSION_HASH = re.compile(r'^_UCUTLASS_HASH = "([0-9a-f]+)"$', re.MULTILINE)
+
+
+def extension_folders(program):
+    """The two folders one program's extension build leaves under TORCH_EXTENSIONS_DIR: the build
+    ("ucutlass_<hash>", which holds the lock and the .so) and its sources ("ucutlass_src_<hash>")."""
+    return ("ucutlass_" + program, "ucutlass_src_" + program)
+
+
+def release_killed_build(ext_cache, solution_path):
+    """Removes the build lock of the solution's own extension after its run was killed; returns the lock
+    removed, or None.
+
+    A run killed at its timeout may be killed inside the extension's build, and torch.utils.cpp_extension
+    leaves that folder's `lock` file behind; every later import of the extension (the next sanitize call
+    on the same machine, sanitize_written --done's follow-up) waits on it forever and times out in turn.
+    The lock's owner was in the killed process group, and no other run builds this solution's extension,
+    so it is removed here, and only it: other folders' locks may belong to runs beside this one (unlike
+    clear_stale_locks, which goes by age, this needs no wait)."""
+    if not ext_cache:
+        return None
+    try:
+        with open(solution_path, encoding="utf-8", errors="replace") as f:
+            m = EXTENSION_HASH.search(f.read())
+    except OSError:
+        return None
+    if not m:
+        return None
+    lock = os.path.join(ext_cache, extension_folders(m.group(1))[0], "lock")
+    try:
+        os.remove(lock)
+    except OSError:
+        return None
+    return lock
 
 
 def clear_stale_locks(ext_cache, timeout_s):

@@ -31,6 +31,8 @@ import subprocess
 import sys
 import time
 
+from . import prebuild
+
 TOOLS = ("memcheck", "racecheck", "initcheck", "synccheck")
 # compute-sanitizer's exit status where the tool found errors (--error-exitcode); the child's own
 # failures exit CHILD_FAILED, so the two never read alike.
@@ -42,8 +44,6 @@ CHILD_MARK = "sanitize child: "  # the child's failure line (stderr), its except
 _ERROR_SUMMARY = re.compile(r"^=+ ERROR SUMMARY: (\d+) errors?", re.M)
 _RACE_SUMMARY = re.compile(r"^=+ RACECHECK SUMMARY: (\d+) hazards? displayed \((\d+) errors?, (\d+) warnings?\)", re.M)
 _TOOL_LINE = re.compile(r"^=+ ?(.*)$")
-# The extension name ucutlass's ModelNew builds under (solution/modelnew_writer: "ucutlass_" + this hash).
-_EXTENSION_HASH = re.compile(r'^_UCUTLASS_HASH = "([0-9a-f]+)"$', re.M)
 
 
 class SanitizerMissing(Exception):
@@ -164,32 +164,6 @@ def run_tool(argv, env, timeout):
             "wall_s": round(time.monotonic() - t0, 3)}
 
 
-def release_killed_build(ext_cache, solution_path):
-    """Removes the build lock of the solution's own extension after its run was killed; returns the lock
-    removed, or None.
-
-    A run killed at its timeout may be killed inside the extension's build, and torch.utils.cpp_extension
-    leaves that folder's `lock` file behind; every later import of the extension (the next sanitize call
-    on the same machine, sanitize_written --done's follow-up) waits on it forever and times out in turn.
-    The lock's owner was in the killed process group, and no other run builds this solution's extension,
-    so it is removed here, and only it: other folders' locks may belong to runs beside this one."""
-    if not ext_cache:
-        return None
-    try:
-        with open(solution_path, encoding="utf-8", errors="replace") as f:
-            m = _EXTENSION_HASH.search(f.read())
-    except OSError:
-        return None
-    if not m:
-        return None
-    lock = os.path.join(ext_cache, "ucutlass_" + m.group(1), "lock")
-    try:
-        os.remove(lock)
-    except OSError:
-        return None
-    return lock
-
-
 def sanitize(problem_path, solution_path, tools=("memcheck",), timeout=600.0, seed=42, ext_cache=None,
              sanitizer=None, device="cuda"):
     """Every tool's run over one solution, and the overall verdict (clean only if each is). `device` "cpu"
@@ -206,7 +180,7 @@ def sanitize(problem_path, solution_path, tools=("memcheck",), timeout=600.0, se
             continue
         runs[tool] = run_tool(command(exe, tool, os.path.abspath(problem_path), os.path.abspath(solution_path), seed,
                                      device), env, left)
-        if runs[tool]["verdict"] == "timeout" and (lock := release_killed_build(ext_cache, solution_path)):
+        if runs[tool]["verdict"] == "timeout" and (lock := prebuild.release_killed_build(ext_cache, solution_path)):
             runs[tool]["released_build_lock"] = lock
     verdict = "clean" if all(r["verdict"] == "clean" for r in runs.values()) else next(
         r["verdict"] for r in runs.values() if r["verdict"] != "clean")

@@ -45,3 +45,17 @@ def test_a_lock_older_than_a_build_may_take_is_cleared(tmp_path):
         os.utime(lock, (t, t))
     assert prebuild.clear_stale_locks(str(ext), timeout_s=600) == ["stale"]
     assert not (ext / "stale" / "lock").exists() and (ext / "live" / "lock").exists()
+
+
+def test_a_killed_run_releases_its_own_extensions_build_lock_only(tmp_path):
+    solution = tmp_path / "modelnew.py"
+    solution.write_text('import torch\n_UCUTLASS_HASH = "663b57f2219b30e8"\n')
+    own, other = tmp_path / "ext" / "ucutlass_663b57f2219b30e8", tmp_path / "ext" / "ucutlass_0123456789abcdef"
+    for d in (own, other):
+        d.mkdir(parents=True)
+        (d / "lock").write_text("")
+    assert prebuild.release_killed_build(str(tmp_path / "ext"), str(solution)) == str(own / "lock")
+    assert not (own / "lock").exists() and (other / "lock").exists()  # another run's build may hold that one
+    assert prebuild.release_killed_build(str(tmp_path / "ext"), str(solution)) is None  # nothing left to release
+    (tmp_path / "plain.py").write_text("class ModelNew: pass\n")  # not ucutlass's: its extension is unknown
+    assert prebuild.release_killed_build(str(tmp_path / "ext"), str(tmp_path / "plain.py")) is None

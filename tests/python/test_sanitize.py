@@ -224,17 +224,3 @@ def test_a_shard_is_written_k_of_n(tmp_path):
     bench = pathlib.Path(__file__).resolve().parents[2] / "bench" / "sanitize_written.py"
     done = subprocess.run([sys.executable, str(bench), str(tmp_path), "--shard", "2/2"], capture_output=True, text=True)
     assert done.returncode == 2 and "'2/2': write K/N with 0 <= K < N, e.g. 0/4" in done.stderr
-
-
-def test_a_killed_run_releases_its_own_extensions_build_lock_only(tmp_path):
-    solution = tmp_path / "modelnew.py"
-    solution.write_text('import torch\n_UCUTLASS_HASH = "663b57f2219b30e8"\n')
-    own, other = tmp_path / "ext" / "ucutlass_663b57f2219b30e8", tmp_path / "ext" / "ucutlass_0123456789abcdef"
-    for d in (own, other):
-        d.mkdir(parents=True)
-        (d / "lock").write_text("")
-    assert sanitize.release_killed_build(str(tmp_path / "ext"), str(solution)) == str(own / "lock")
-    assert not (own / "lock").exists() and (other / "lock").exists()  # another run's build may hold that one
-    assert sanitize.release_killed_build(str(tmp_path / "ext"), str(solution)) is None  # nothing left to release
-    (tmp_path / "plain.py").write_text("class ModelNew: pass\n")  # not ucutlass's: its extension is unknown
-    assert sanitize.release_killed_build(str(tmp_path / "ext"), str(tmp_path / "plain.py")) is None
