@@ -44,7 +44,6 @@
 #include "store/config_kernels.h"
 #include "store/discredited.h"
 #include "store/failed_pick.h"
-#include "store/superseded.h"
 #include "search/config_space.h"
 #include "search/cost_model.h"
 #include "search/conv_space.h"
@@ -747,16 +746,16 @@ int run_optimize(const OptimizeArgs& a, const GlobalOptions& g) {
       const store::Discredited discredited = store::discredited_programs(*store, problems[i].name);
       const std::set<std::string>& failed = discredited.programs;
       // Nor is a program whose config ran again later as today's program (store/superseded.h): its time
-      // is no solution's, and a best the written solution cannot reach closed windows it should not.
-      const std::vector<bool> superseded = store::superseded_attempts(recorded);
+      // is no solution's, and a best the written solution cannot reach closed windows it should not. So
+      // the scheduler counts as verified exactly the attempts that can stand for the written solution.
+      const std::vector<bool> stands = report::standing_attempts(recorded, failed);
       for (size_t k = 0; k < recorded.size(); ++k) {
         const store::AttemptRow& r = recorded[k];
         ++resumed;
         if (store::reference_disagrees_with_itself(r.signals)) states[i].exhausted = true;
         if (!older_window_store && states[i].eager_ms <= 0 && r.eager_ms > 0) states[i].eager_ms = r.eager_ms;
         if (!older_window_store && problems[i].compile_ms <= 0 && r.compile_ms > 0) problems[i].compile_ms = r.compile_ms;
-        const bool verified = r.verdict == "ok" && !failed.count(r.hash) && !superseded[k];
-        sched::record_attempt(states[i], verified ? std::optional<double>(r.time_ms) : std::nullopt);
+        sched::record_attempt(states[i], stands[k] ? std::optional<double>(r.time_ms) : std::nullopt);
       }
       if (problems[i].skipped.empty()) {
         const std::vector<RecordedPick> picks = recorded_picks(problems[i], recorded);
