@@ -3,12 +3,14 @@
 
     python3 bench/sanitize_written.py OPT_DIR [OPT_DIR ...] [--tool memcheck ...] [--budget-s 540]
                                       [--per-solution-s 120] [--only NAME ...] [--out FILE_OR_DIR]
-                                      [--shard K/N] [--done RESULT_JSON ...] [--harness-arg=ARG ...]
+                                      [--shard K/N] [--done RESULT_JSON ...] [--prebuild-jobs 4]
+                                      [--harness-arg=ARG ...]
 
 For each campaign folder (an `ucutlass optimize -o` folder), each problem's written `modelnew.py` runs
 under `python3 -m ucutlass_harness sanitize` (ucutlass_harness/sanitize.py: the harness's construction,
 two forward calls, PyTorch's caching allocator off), its extension found in the folder's
-torch_extensions where the campaign built it. The harness's trials judge outputs; this judges the
+torch_extensions where the campaign built it, or built there ahead of its run (--prebuild-jobs at a time,
+outside the sanitizer, while earlier solutions run: under it, a build takes the run's seconds). The harness's trials judge outputs; this judges the
 memory the kernels touched (gaming pattern 14 of shared/facts/kernelbench.md: a kernel that reads past
 its buffers can pass on what the reference left there).
 
@@ -39,7 +41,8 @@ import verify_written
 from ucutlass_cli import REPO
 
 sys.path.insert(0, str(REPO / "python"))
-from ucutlass_harness.sanitize import TOOLS  # noqa: E402  (standard library only)
+from ucutlass_harness import prebuild  # noqa: E402  (standard library only)
+from ucutlass_harness.sanitize import TOOLS  # noqa: E402
 
 
 FINAL = ("clean", "errors", "candidate_failed", "tool_failed")
@@ -67,6 +70,50 @@ def final_verdicts(records):
     return found
 
 
+def digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def sanitize_one(d, name, file, gain, done_before, builds, deadline, a, tools, python_path):
+    """One problem's row: its written solution under the sanitizer (its extension built first where
+    `builds` has it), an earlier record's final verdict for the same file, or why it did not run. None
+    where the harness reported a usage error (printed)."""
+    sol = d / name / "modelnew.py"
+    row = {"problem": name, "campaign": str(d), "store_speedup": gain}
+    if not sol.exists():
+        return dict(row, verdict="no_solution_written")
+    row["written_hash"] = verify_written.written_hash(sol)
+    row["file_sha256"] = digest(sol)
+    earlier = done_before.get((name, row["file_sha256"]))
+    if earlier is not None:
+        print(f"{name}: {earlier['verdict']} (in {earlier['record']})", flush=True)
+        return dict(row, verdict=earlier["verdict"], tools=earlier.get("tools"), sanitizer=earlier.get("sanitizer"),
+                    from_record=earlier["record"])
+    built = builds.wait(sol)
+    if built is not None:
+        row["prebuild"] = {"status": built["status"], "wall_s": built["wall_s"]}  # a failure is only noted: the run says
+    left = deadline - time.monotonic()
+    if left < 10:
+        return dict(row, verdict="not_run")
+    timeout = min(a.per_solution_s, left)
+    cmd = [sys.executable, "-m", "ucutlass_harness", "sanitize", str(verify_written.problem_path(file, d)), str(sol),
+           "--timeout", str(timeout), "--ext-cache", str(d / "torch_extensions"), "--json"]
+    cmd += [f"--tool={t}" for t in tools] + a.harness_arg
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": python_path},
+                              timeout=timeout + 60)
+        result = json.loads(done.stdout)
+    except subprocess.TimeoutExpired:  # the harness outlived its own timeout: recorded, the rest go on
+        result = {"verdict": "harness_failed", "stderr_tail": f"no result {timeout + 60:.0f} s after it started"}
+    except json.JSONDecodeError:
+        result = {"verdict": "harness_failed", "stderr_tail": done.stderr[-2000:]}
+    if result.get("format") == "ucutlass-error":
+        print(f"sanitize_written: {result['error']}", file=sys.stderr)
+        return None
+    print(f"{name}: {result['verdict']} ({gain:.2f}x in the store)", flush=True)
+    return dict(row, verdict=result["verdict"], tools=result.get("tools"), sanitizer=result.get("sanitizer"))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("opt_dirs", nargs="+")
@@ -79,6 +126,9 @@ def main():
     ap.add_argument("--out", default=str(REPO / "bench" / "results"))
     ap.add_argument("--shard", type=shard, default=(0, 1), help="K/N: every N-th solution from the K-th (0-based)")
     ap.add_argument("--done", action="append", default=[], help="an earlier record whose final verdicts stand")
+    ap.add_argument("--prebuild-jobs", type=int, default=4,
+                    help="extensions built ahead of their runs, this many at a time, outside the sanitizer (0: each "
+                         "run builds its own, inside its --per-solution-s)")
     a = ap.parse_args()
     done_before = final_verdicts(a.done)
     tools = a.tool or ["memcheck"]
@@ -95,43 +145,18 @@ def main():
     queue.sort(key=lambda q: (-q[0], q[2]))
     queue = queue[a.shard[0]::a.shard[1]]
     python_path = os.pathsep.join(filter(None, [str(REPO / "python"), os.environ.get("PYTHONPATH")]))
+    # An extension built under the sanitizer spends its run's seconds on nvcc (and a kill there leaves its
+    # lock): v0.1's level3/008 timed out at 300 s twice so, and ran clean in 6 s once built (session 34).
+    to_run = [(d / name / "modelnew.py", d / "torch_extensions") for _, d, name, _ in queue
+              if (d / name / "modelnew.py").exists() and (name, digest(d / name / "modelnew.py")) not in done_before]
     rows = []
-    for gain, d, name, file in queue:
-        sol = d / name / "modelnew.py"
-        row = {"problem": name, "campaign": str(d), "store_speedup": gain}
-        if not sol.exists():
-            rows.append(dict(row, verdict="no_solution_written"))
-            continue
-        row["written_hash"] = verify_written.written_hash(sol)
-        row["file_sha256"] = hashlib.sha256(sol.read_bytes()).hexdigest()
-        earlier = done_before.get((name, row["file_sha256"]))
-        if earlier is not None:
-            rows.append(dict(row, verdict=earlier["verdict"], tools=earlier.get("tools"), sanitizer=earlier.get("sanitizer"),
-                             from_record=earlier["record"]))
-            print(f"{name}: {earlier['verdict']} (in {earlier['record']})", flush=True)
-            continue
-        left = deadline - time.monotonic()
-        if left < 10:
-            rows.append(dict(row, verdict="not_run"))
-            continue
-        timeout = min(a.per_solution_s, left)
-        cmd = [sys.executable, "-m", "ucutlass_harness", "sanitize", str(verify_written.problem_path(file, d)), str(sol),
-               "--timeout", str(timeout), "--ext-cache", str(d / "torch_extensions"), "--json"]
-        cmd += [f"--tool={t}" for t in tools] + a.harness_arg
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": python_path},
-                                  timeout=timeout + 60)
-            result = json.loads(done.stdout)
-        except subprocess.TimeoutExpired:  # the harness outlived its own timeout: recorded, the rest go on
-            result = {"verdict": "harness_failed", "stderr_tail": f"no result {timeout + 60:.0f} s after it started"}
-        except json.JSONDecodeError:
-            result = {"verdict": "harness_failed", "stderr_tail": done.stderr[-2000:]}
-        if result.get("format") == "ucutlass-error":
-            print(f"sanitize_written: {result['error']}", file=sys.stderr)
-            return 2
-        row.update(verdict=result["verdict"], tools=result.get("tools"), sanitizer=result.get("sanitizer"))
-        rows.append(row)
-        print(f"{name}: {row['verdict']} ({gain:.2f}x in the store)", flush=True)
+    with prebuild.BackgroundBuilds(to_run if a.prebuild_jobs > 0 else [], a.prebuild_jobs, a.per_solution_s,
+                                   time.time() + a.budget_s) as builds:
+        for gain, d, name, file in queue:
+            row = sanitize_one(d, name, file, gain, done_before, builds, deadline, a, tools, python_path)
+            if row is None:  # the harness refused its arguments: no later run would fare better
+                return 2
+            rows.append(row)
     verdicts = {}
     for r in rows:
         verdicts[r["verdict"]] = verdicts.get(r["verdict"], 0) + 1

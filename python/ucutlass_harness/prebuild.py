@@ -48,7 +48,10 @@ def _import_one(path, ext_cache, timeout_s, cpus=None):
             pass
         proc.wait()
     tail = (err or b"").decode(errors="replace").strip().splitlines()[-3:]
-    return {"status": status, "wall_s": round(time.monotonic() - start, 3), "stderr_tail": tail}
+    out = {"status": status, "wall_s": round(time.monotonic() - start, 3), "stderr_tail": tail}
+    if status.startswith("timeout") and (lock := release_killed_build(ext_cache, path)):
+        out["released_build_lock"] = lock  # its owner died with the group: the evaluation must not wait on it
+    return out
 
 
 # The program hash a ucutlass ModelNew names its extension by (solution/modelnew_writer writes this line).
@@ -141,6 +144,47 @@ def prebuild_all(solutions, jobs, ext_cache, timeout_s=600.0, log=None, on_done=
             if on_done:
                 on_done(path, out[path])
     return out
+
+
+class BackgroundBuilds:
+    """Imports each (solution, ext_cache) pair on threads, `jobs` at a time, in the order given, while
+    the caller works through the same list: `wait(path)` blocks until that solution's import has ended
+    and returns its info (prebuild_all's). For a caller that must take the solutions in its own order
+    (sanitize_written's wins first) and run each where its extension is already built, so that the time
+    it gives a run is spent on the run and not on nvcc. A build not started by `deadline` (time.time())
+    is not started ("not_started"), and none runs past it. Use it as a context manager: leaving cancels the builds not begun."""
+
+    def __init__(self, pairs, jobs, timeout_s=600.0, deadline=None):
+        self._deadline = deadline
+        self._timeout_s = timeout_s
+        self._pool = cf.ThreadPoolExecutor(max_workers=max(1, jobs))
+        self._futures = {}
+        for cache in dict.fromkeys(os.path.abspath(c) for _, c in pairs):
+            os.makedirs(cache, exist_ok=True)
+            clear_stale_locks(cache, timeout_s)
+        for path, cache in pairs:
+            path = os.path.abspath(path)
+            if path not in self._futures and os.path.isfile(path):
+                self._futures[path] = self._pool.submit(self._build, path, cache)
+
+    def _build(self, path, cache):
+        # No build outlives the deadline, so neither a wait nor leaving the context does.
+        left = self._timeout_s if self._deadline is None else min(self._timeout_s, self._deadline - time.time())
+        if left <= 0:
+            return {"status": "not_started", "wall_s": 0.0}
+        return _import_one(path, cache, left)
+
+    def wait(self, path):
+        """The import's info, or None for a path not given (or not a file)."""
+        fut = self._futures.get(os.path.abspath(path))
+        return fut.result() if fut else None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self._pool.shutdown(wait=True, cancel_futures=True)
+        return False
 
 
 def _main(argv):

@@ -59,3 +59,35 @@ def test_a_killed_run_releases_its_own_extensions_build_lock_only(tmp_path):
     assert prebuild.release_killed_build(str(tmp_path / "ext"), str(solution)) is None  # nothing left to release
     (tmp_path / "plain.py").write_text("class ModelNew: pass\n")  # not ucutlass's: its extension is unknown
     assert prebuild.release_killed_build(str(tmp_path / "ext"), str(tmp_path / "plain.py")) is None
+
+
+def test_background_builds_are_waited_on_in_the_callers_order(tmp_path):
+    slow = _write(tmp_path, "slow.py", "import time\ntime.sleep(2)\n")
+    quick = _write(tmp_path, "quick.py", "x = 1\n")
+    ext = str(tmp_path / "ext")
+    with prebuild.BackgroundBuilds([(slow, ext), (quick, ext)], jobs=2, timeout_s=30) as builds:
+        assert builds.wait(quick)["status"] == "imported"
+        assert builds.wait(slow)["status"] == "imported" and builds.wait(slow)["wall_s"] >= 2
+        assert builds.wait(str(tmp_path / "not-given.py")) is None
+
+
+def test_no_background_build_starts_or_runs_past_the_deadline(tmp_path):
+    hang = _write(tmp_path, "hang.py", "import time\ntime.sleep(60)\n")
+    late = _write(tmp_path, "late.py", "x = 1\n")
+    ext = str(tmp_path / "ext")
+    start = time.time()
+    with prebuild.BackgroundBuilds([(hang, ext), (late, ext)], jobs=1, timeout_s=600, deadline=start + 5) as builds:
+        assert builds.wait(hang)["status"].startswith("timeout after")
+        assert builds.wait(late)["status"] == "not_started"
+    assert time.time() - start < 30
+
+
+def test_a_build_killed_at_its_timeout_leaves_no_lock_for_the_evaluation(tmp_path):
+    solution = _write(tmp_path, "modelnew.py", '_UCUTLASS_HASH = "663b57f2219b30e8"\nimport time\ntime.sleep(60)\n')
+    lock = tmp_path / "ext" / "ucutlass_663b57f2219b30e8" / "lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text("")  # as torch leaves it when the build it guards is killed
+    got = prebuild.prebuild_all([solution], jobs=1, ext_cache=str(tmp_path / "ext"), timeout_s=3)
+    assert got[solution]["status"] == "timeout after 3 s"
+    assert got[solution]["released_build_lock"] == str(lock) and not lock.exists()
+

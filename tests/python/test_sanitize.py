@@ -194,6 +194,15 @@ def test_a_campaigns_written_solutions_run_wins_first_and_a_failure_is_not_clean
     verdicts = {r["problem"]: r["verdict"] for r in doc["rows"]}
     assert verdicts == {"fast": "clean", "broken": "candidate_failed", "slow": "clean", "unsolved": "no_solution_written"}
     assert doc["run"] == 3 and doc["every_run_clean"] is False and rc == 3
+    rows = {r["problem"]: r for r in doc["rows"]}
+    # Each extension was built ahead of its run, outside the sanitizer (it raises at forward, not import).
+    assert all(rows[p]["prebuild"]["status"] == "imported" for p in ("fast", "broken", "slow"))
+    assert "prebuild" not in rows["unsolved"]
+
+
+def test_without_prebuilds_each_run_builds_its_own(files, tmp_path):
+    _, doc = sanitize_written(tmp_path, campaign(tmp_path), "--only", "fast", "--prebuild-jobs", "0")
+    assert [(r["problem"], r["verdict"]) for r in doc["rows"]] == [("fast", "clean")] and "prebuild" not in doc["rows"][0]
 
 
 def test_what_the_budget_does_not_reach_is_not_run_never_clean(files, tmp_path):
